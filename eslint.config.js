@@ -1,0 +1,35 @@
+// Lint rules, including the fences that keep the layout a picture of the architecture.
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+
+const noNode = { group: ['node:*', 'fs', 'path', 'os', 'ws', 'child_process'], message: 'src/core is pure: no Node APIs.' }
+const noUi = { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*', '@tanstack/*'], message: 'src/core is pure: no UI libraries.' }
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'coverage', '.bench', 'test-results', 'playwright-report', 'public'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-constant-condition': ['error', { checkLoops: false }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noNode, noUi, { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/server/**', '**/cli/**'], message: 'src/core imports nothing outside src/core.' }] }] },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}', 'src/store/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/server/**', '**/cli/**'], message: 'Browser code cannot reach Node-only layers.' }] }],
+    },
+  },
+)

@@ -1,0 +1,142 @@
+/**
+ * Incremental line framing: byte chunks in, complete lines out. Lines are split on
+ * 0x0A in the bytes (as the harness's scanner does), so byte offsets stay exact
+ * and a multi-byte character can never straddle a cut. Text is decoded once per
+ * chunk, not once per line, which keeps a 1.3M-line log near `JSON.parse` speed.
+ */
+
+export interface SplitLine {
+  /** 1-based physical line number in the plaintext. */
+  readonly line: number
+  /** Byte offset of the line's first byte in the plaintext. */
+  readonly offset: number
+  /** The line's text, without the newline and without a trailing CR. */
+  readonly text: string
+  /** The line ended with CRLF (the CR was removed). */
+  readonly crlf: boolean
+  /** The bytes were not valid UTF-8 (decoded with U+FFFD replacements). */
+  readonly invalidUtf8: boolean
+  /** The line has no final newline (only ever the last line, from `finish`). */
+  readonly torn: boolean
+}
+
+export type LineHandler = (line: SplitLine) => void
+
+const NEWLINE = 0x0a
+const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
+
+function decodeStrict(bytes: Uint8Array): string | undefined {
+  try {
+    return fatalDecoder.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+export class LineSplitter {
+  private carry: Uint8Array[] = []
+  private carryBytes = 0
+  private nextLine = 1
+  private consumed = 0
+
+  constructor(private readonly onLine: LineHandler) {}
+
+  /** Total plaintext bytes pushed so far. */
+  get bytes(): number {
+    return this.consumed
+  }
+
+  /** Lines emitted so far. */
+  get lines(): number {
+    return this.nextLine - 1
+  }
+
+  /** Bytes held back waiting for a newline. */
+  get pendingBytes(): number {
+    return this.carryBytes
+  }
+
+  push(chunk: Uint8Array): void {
+    const base = this.consumed
+    this.consumed += chunk.length
+    let start = 0
+    const firstNewline = chunk.indexOf(NEWLINE)
+    if (firstNewline === -1) {
+      this.hold(chunk)
+      return
+    }
+    if (this.carryBytes > 0) {
+      this.hold(chunk.subarray(0, firstNewline))
+      const lineStart = base - (this.carryBytes - firstNewline)
+      this.emit(this.takeCarry(), lineStart, false)
+      start = firstNewline + 1
+    }
+    const lastNewline = chunk.lastIndexOf(NEWLINE)
+    if (lastNewline >= start) this.emitBlock(chunk.subarray(start, lastNewline + 1), base + start)
+    if (lastNewline + 1 < chunk.length) this.hold(chunk.subarray(lastNewline + 1))
+  }
+
+  /** Flush a final line that has no newline: the harness calls this a torn tail. */
+  finish(): void {
+    if (this.carryBytes === 0) return
+    const offset = this.consumed - this.carryBytes
+    this.emit(this.takeCarry(), offset, true)
+  }
+
+  /** Emit every line of a block that ends with a newline, decoding it in one go. */
+  private emitBlock(block: Uint8Array, offset: number): void {
+    const text = decodeStrict(block)
+    if (text === undefined) {
+      // Rare: find the bad lines one by one so each gets its own diagnostic.
+      let lineStart = 0
+      for (let nl = block.indexOf(NEWLINE); nl !== -1; nl = block.indexOf(NEWLINE, lineStart)) {
+        this.emit(block.subarray(lineStart, nl), offset + lineStart, false)
+        lineStart = nl + 1
+      }
+      return
+    }
+    let byteStart = 0
+    let charStart = 0
+    for (;;) {
+      const nl = block.indexOf(NEWLINE, byteStart)
+      if (nl === -1) return
+      const charEnd = text.indexOf('\n', charStart)
+      this.deliver(text.slice(charStart, charEnd), offset + byteStart, false, false)
+      byteStart = nl + 1
+      charStart = charEnd + 1
+    }
+  }
+
+  private emit(bytes: Uint8Array, offset: number, torn: boolean): void {
+    const strict = decodeStrict(bytes)
+    if (strict !== undefined) this.deliver(strict, offset, false, torn)
+    else this.deliver(lenientDecoder.decode(bytes), offset, true, torn)
+  }
+
+  private deliver(text: string, offset: number, invalidUtf8: boolean, torn: boolean): void {
+    const crlf = text.length > 0 && text.charCodeAt(text.length - 1) === 13
+    this.onLine({ line: this.nextLine++, offset, text: crlf ? text.slice(0, -1) : text, crlf, invalidUtf8, torn })
+  }
+
+  private hold(bytes: Uint8Array): void {
+    if (bytes.length === 0) return
+    // Copy: callers (fzstd, file readers) may reuse the buffer after push returns.
+    this.carry.push(bytes.slice())
+    this.carryBytes += bytes.length
+  }
+
+  private takeCarry(): Uint8Array {
+    const out = this.carry.length === 1 ? (this.carry[0] as Uint8Array) : new Uint8Array(this.carryBytes)
+    if (this.carry.length > 1) {
+      let at = 0
+      for (const part of this.carry) {
+        out.set(part, at)
+        at += part.length
+      }
+    }
+    this.carry = []
+    this.carryBytes = 0
+    return out
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * Bytes in, records and diagnostics out, incrementally: the one entry point that
+ * the worker, the CLI, the server and the tests use to read a session log.
+ *
+ * It detects the container by magic (zstd frames or plain JSONL), frames lines,
+ * judges the header, parses every body line, validates packed rows, and replays
+ * the harness's JSONL scanner verdict (reference 1.6) alongside, so a user sees
+ * both every record that parses and what the harness itself would do with the
+ * file. Nothing here throws on bad input: every defect becomes a diagnostic.
+ */
+
+import { SCANNER, ZSTD, HEADER } from '../model/harness-messages.ts'
+import type { Diagnostic } from '../model/diagnostic.ts'
+import type { LogEncoding, LogEvent, PackedRow, SessionHeader } from '../model/log-event.ts'
+import { LineSplitter, type SplitLine } from './line-splitter.ts'
+import { isPackedRowTag, packedRowSize, validatePackedRow } from './packed-rows.ts'
+import { judgeHeaderLine } from './session-header.ts'
+import { ZstdContainer, hasZstdMagic, type ContentChecksum } from './zstd-container.ts'
+
+/** One body record: an event, or a packed row standing for `size` chunk events. */
+export type DecodedRecord =
+  | { readonly kind: 'event'; readonly event: LogEvent; readonly line: number; readonly offset: number }
+  | { readonly kind: 'row'; readonly row: PackedRow; readonly size: number; readonly line: number; readonly offset: number }
+
+export interface DecoderSink {
+  header(header: SessionHeader | null, line: number): void
+  record(record: DecodedRecord): void
+  diagnostic(diagnostic: Diagnostic): void
+}
+
+export interface DecoderOptions {
+  /** zstd content checksum; without it frames are decoded but not verified. */
+  readonly checksum?: ContentChecksum
+}
+
+export interface DecoderProgress {
+  /** Container bytes consumed (compressed bytes for zstd). */
+  readonly inputBytes: number
+  /** Plaintext bytes framed into lines. */
+  readonly plainBytes: number
+  readonly lines: number
+  readonly records: number
+  readonly packedRows: number
+  readonly encoding: LogEncoding | null
+  readonly frames: number
+}
+
+const BOM = [0xef, 0xbb, 0xbf]
+
+export class SessionDecoder {
+  private encoding: LogEncoding | null = null
+  private readonly splitter: LineSplitter
+  private zstd: ZstdContainer | undefined
+  private sniff: Uint8Array[] = []
+  private sniffed = 0
+  private inputBytes = 0
+  private records = 0
+  private packedRows = 0
+  private headerSeen = false
+  private bomChecked = false
+  private finished = false
+  // Replay of the harness's SessionLogScanner verdict.
+  private scannerEvents = 0
+  private scannerIssue: { message: string; line: number } | undefined
+  private scannerRejected = false
+  private eventsAfterIssue = 0
+  // zstd strictness: which frame the splitter is in, and whether it is a complete one.
+  private inCompleteFrame = true
+  private frameIndexOfLine = 0
+  private zstdRejected = false
+
+  constructor(
+    private readonly sink: DecoderSink,
+    private readonly options: DecoderOptions = {},
+  ) {
+    this.splitter = new LineSplitter((line) => this.onLine(line))
+  }
+
+  get progress(): DecoderProgress {
+    return {
+      inputBytes: this.inputBytes,
+      plainBytes: this.splitter.bytes,
+      lines: this.splitter.lines,
+      records: this.records,
+      packedRows: this.packedRows,
+      encoding: this.encoding,
+      frames: this.zstd?.frames ?? 0,
+    }
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.finished || chunk.length === 0) return
+    this.inputBytes += chunk.length
+    if (this.encoding === null) {
+      // Hold the first bytes until the 4-byte magic can be read.
+      this.sniff.push(chunk.slice())
+      this.sniffed += chunk.length
+      if (this.sniffed < 4) return
+      const head = concat(this.sniff, this.sniffed)
+      this.sniff = []
+      this.begin(hasZstdMagic(head) ? 'zstd' : 'jsonl')
+      this.route(head)
+      return
+    }
+    this.route(chunk)
+  }
+
+  finish(): void {
+    if (this.finished) return
+    if (this.encoding === null) {
+      const head = concat(this.sniff, this.sniffed)
+      this.sniff = []
+      this.begin(hasZstdMagic(head) ? 'zstd' : 'jsonl')
+      this.route(head)
+    }
+    this.finished = true
+    this.zstd?.finish()
+    this.splitter.finish()
+    if (!this.headerSeen) {
+      this.emit('error', 'header-missing', 1, null, this.encoding === 'zstd' ? ZSTD.empty : HEADER.missing)
+      this.sink.header(null, 1)
+    }
+    if (this.scannerIssue !== undefined && !this.scannerRejected) {
+      this.emit(
+        'warning',
+        'torn-tail',
+        this.scannerIssue.line,
+        null,
+        this.scannerIssue.message,
+        undefined,
+        `no later record is a turn/end, so the harness keeps the ${this.scannerEvents} events before line ${this.scannerIssue.line} and drops ${this.eventsAfterIssue} after it as a torn tail`,
+      )
+    }
+  }
+
+  private begin(encoding: LogEncoding): void {
+    this.encoding = encoding
+    if (encoding === 'zstd') {
+      this.zstd = new ZstdContainer(
+        {
+          frame: (plaintext, index) => this.onFrame(plaintext, index, true),
+          tornFrame: (plaintext, index) => this.onFrame(plaintext, index, false),
+          diagnostic: (d) => this.sink.diagnostic(d),
+        },
+        this.options.checksum,
+      )
+    }
+  }
+
+  private route(bytes: Uint8Array): void {
+    if (this.zstd !== undefined) this.zstd.push(bytes)
+    else this.pushPlain(bytes)
+  }
+
+  private onFrame(plaintext: Uint8Array, index: number, complete: boolean): void {
+    this.frameIndexOfLine = index
+    this.inCompleteFrame = complete
+    if (complete && index === 0) {
+      const nl = plaintext.indexOf(0x0a)
+      if (nl !== plaintext.length - 1) this.emit('error', 'zstd-header-frame', 1, null, ZSTD.headerFrame)
+    }
+    if (complete && plaintext.length > 0 && plaintext[plaintext.length - 1] !== 0x0a) {
+      this.emit('error', 'zstd-torn-record', this.splitter.lines + 1, null, ZSTD.tornRecord)
+    }
+    this.pushPlain(plaintext)
+  }
+
+  private pushPlain(bytes: Uint8Array): void {
+    if (!this.bomChecked && bytes.length > 0) {
+      this.bomChecked = true
+      if (BOM.every((b, i) => bytes[i] === b)) {
+        this.emit('error', 'bom', 1, null, HEADER.invalidJson, 0, 'the log starts with a UTF-8 byte order mark: the harness does not strip it, so its JSON.parse of line 1 fails; dsh-lens skips the mark and reads on')
+        bytes = bytes.subarray(3)
+      }
+    }
+    this.splitter.push(bytes)
+  }
+
+  private onLine(line: SplitLine): void {
+    if (line.invalidUtf8) {
+      this.emit('warning', 'invalid-utf8', line.line, null, `line ${line.line} is not valid UTF-8; invalid bytes read as U+FFFD, as the harness's decoder does`, line.offset)
+    }
+    if (line.crlf) {
+      this.emit('warning', 'crlf', line.line, null, `line ${line.line} ends with CRLF; the harness writes LF only (JSON.parse ignores the CR)`, line.offset)
+    }
+    if (!this.headerSeen) {
+      this.headerSeen = true
+      const verdict = judgeHeaderLine(line.text)
+      if (verdict.defect !== undefined) this.emit('error', verdict.defect.code, line.line, null, verdict.defect.message, line.offset)
+      this.sink.header(verdict.header, line.line)
+      return
+    }
+    const bodyLine = line.line - 1
+    if (line.torn) {
+      this.emit('warning', 'torn-tail', line.line, null, `line ${line.line} has no final newline: the harness treats it as a torn tail and drops it`, line.offset)
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(line.text)
+    } catch (error) {
+      if (line.torn) return
+      if (line.text.trim() === '') {
+        this.emit('warning', 'blank-line', line.line, null, SCANNER.unparsable(bodyLine), line.offset, `line ${line.line} is blank`)
+      } else {
+        const detail = error instanceof Error ? error.message : String(error)
+        this.emit('error', 'line-invalid-json', line.line, null, SCANNER.unparsable(bodyLine), line.offset, `JSON.parse: ${detail}`)
+      }
+      this.scannerIssueAt(SCANNER.unparsable(bodyLine), line.line, false)
+      return
+    }
+    if (typeof value === 'object' && value !== null && isPackedRowTag((value as { type?: unknown }).type)) {
+      const tag = (value as { type: 'text-chunks' }).type
+      let row: PackedRow
+      try {
+        row = validatePackedRow(value as Record<string, unknown>, tag)
+      } catch (error) {
+        const seq0 = (value as { seq0?: unknown }).seq0
+        this.emit('error', 'packed-row-invalid', line.line, typeof seq0 === 'number' ? seq0 : null, (error as Error).message, line.offset)
+        this.scannerIssueAt(SCANNER.unparsable(bodyLine), line.line, false)
+        return
+      }
+      const size = packedRowSize(row)
+      this.records++
+      this.packedRows++
+      this.scannerAccept(row.seq0, size, false, line)
+      this.sink.record({ kind: 'row', row, size, line: line.line, offset: line.offset })
+      return
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.emit('error', 'record-not-object', line.line, null, `line ${line.line} is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event object`, line.offset)
+    }
+    const event = (value ?? {}) as LogEvent
+    this.records++
+    this.scannerAccept(event.seq, 1, event.type === 'turn/end', line)
+    this.sink.record({ kind: 'event', event: value as LogEvent, line: line.line, offset: line.offset })
+  }
+
+  /** The scanner's per-line contiguity check: each decoded event's seq is the count so far. */
+  private scannerAccept(firstSeq: unknown, size: number, isTurnEnd: boolean, line: SplitLine): void {
+    if (this.scannerIssue !== undefined) {
+      this.eventsAfterIssue += size
+      if (isTurnEnd) this.reject(line.line)
+      return
+    }
+    if (firstSeq !== this.scannerEvents) {
+      this.scannerIssueAt(SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq), line.line, isTurnEnd)
+      this.emit('error', 'seq-gap', line.line, typeof firstSeq === 'number' ? firstSeq : null, SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq), line.offset)
+      this.eventsAfterIssue += size
+      return
+    }
+    this.scannerEvents += size
+  }
+
+  private scannerIssueAt(message: string, line: number, isTurnEnd: boolean): void {
+    if (this.encoding === 'zstd' && this.inCompleteFrame && !this.zstdRejected) {
+      // Reference 1.6 step 4: an issue inside a complete frame is never a torn tail.
+      this.zstdRejected = true
+      this.emit('error', 'scanner-rejects', line, null, ZSTD.tornRecord, undefined, `frame ${this.frameIndexOfLine} is complete, so its defect cannot be a torn tail: ${message}`)
+    }
+    if (this.scannerIssue !== undefined) return
+    this.scannerIssue = { message, line }
+    if (isTurnEnd) this.reject(line)
+  }
+
+  private reject(line: number): void {
+    if (this.scannerRejected || this.scannerIssue === undefined) return
+    this.scannerRejected = true
+    this.emit('error', 'scanner-rejects', this.scannerIssue.line, null, this.scannerIssue.message, undefined, `a turn/end follows at line ${line}, so the harness refuses the log instead of dropping the rest as a torn tail`)
+  }
+
+  private emit(
+    severity: Diagnostic['severity'],
+    code: Diagnostic['code'],
+    line: number | null,
+    seq: number | null,
+    message: string,
+    offset?: number,
+    detail?: string,
+  ): void {
+    this.sink.diagnostic({ severity, code, line, seq, offset: offset ?? null, message, ...(detail === undefined ? {} : { detail }) })
+  }
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array
+  const out = new Uint8Array(size)
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}

@@ -1,0 +1,233 @@
+/**
+ * The harness's default container, `session.jsonl.zstd`: independent RFC 8878
+ * frames, concatenated. Frame 1 holds the header line, every later frame one
+ * durable append batch. Frames are found by walking their headers and block
+ * headers (no decompression needed to find a boundary), decoded one at a time
+ * with fzstd, and checked against their content checksum as the harness's
+ * zlib-based reader does. Bytes may arrive in any slicing.
+ */
+
+import { Decompress, decompress } from 'fzstd'
+import { ZSTD } from '../model/harness-messages.ts'
+import type { Diagnostic } from '../model/diagnostic.ts'
+
+export const ZSTD_MAGIC = [0x28, 0xb5, 0x2f, 0xfd] as const
+
+/** Whether bytes start with the zstd frame magic (detection never trusts a file name). */
+export function hasZstdMagic(bytes: Uint8Array): boolean {
+  return ZSTD_MAGIC.every((b, i) => bytes[i] === b)
+}
+
+/** Lower 32 bits of XXH64(seed 0), the zstd content checksum. */
+export type ContentChecksum = (plaintext: Uint8Array) => number
+
+export interface ZstdFrameSink {
+  /** A complete, verified frame's plaintext. `index` counts frames from 0. */
+  frame(plaintext: Uint8Array, index: number, offset: number): void
+  /** Plaintext recovered from a torn final frame (only complete blocks). */
+  tornFrame(plaintext: Uint8Array, index: number, offset: number): void
+  diagnostic(d: Diagnostic): void
+}
+
+/** A queue of byte chunks readable at absolute offsets, so frames can span pushes. */
+class ByteQueue {
+  private chunks: Uint8Array[] = []
+  private start = 0 // absolute offset of chunks[0][0]
+  end = 0 // absolute offset one past the last byte
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return
+    this.chunks.push(chunk.slice())
+    this.end += chunk.length
+  }
+
+  byteAt(pos: number): number {
+    let at = this.start
+    for (const chunk of this.chunks) {
+      if (pos < at + chunk.length) return chunk[pos - at] as number
+      at += chunk.length
+    }
+    return -1
+  }
+
+  /** Bytes [from, to) as one array; drops everything before `to`. */
+  take(from: number, to: number): Uint8Array {
+    const out = new Uint8Array(to - from)
+    let at = this.start
+    let written = 0
+    for (const chunk of this.chunks) {
+      const lo = Math.max(from, at)
+      const hi = Math.min(to, at + chunk.length)
+      if (hi > lo) {
+        out.set(chunk.subarray(lo - at, hi - at), written)
+        written += hi - lo
+      }
+      at += chunk.length
+    }
+    this.drop(to)
+    return out
+  }
+
+  drop(to: number): void {
+    while (this.chunks.length > 0 && this.start + (this.chunks[0] as Uint8Array).length <= to) {
+      this.start += (this.chunks.shift() as Uint8Array).length
+    }
+    if (this.chunks.length > 0 && to > this.start) {
+      this.chunks[0] = (this.chunks[0] as Uint8Array).subarray(to - this.start)
+      this.start = to
+    }
+  }
+}
+
+type ScanState =
+  | { step: 'magic' }
+  | { step: 'header'; checksum: boolean }
+  | { step: 'blocks'; pos: number; checksum: boolean }
+
+export class ZstdContainer {
+  private readonly queue = new ByteQueue()
+  private frameStart = 0
+  private frameIndex = 0
+  private state: ScanState = { step: 'magic' }
+  private failed = false
+
+  constructor(
+    private readonly sink: ZstdFrameSink,
+    private readonly checksum: ContentChecksum | undefined,
+  ) {}
+
+  /** Frames completed so far. */
+  get frames(): number {
+    return this.frameIndex
+  }
+
+  push(chunk: Uint8Array): void {
+    this.queue.push(chunk)
+    this.scan()
+  }
+
+  /** End of input: whatever frame is still open is torn. */
+  finish(): void {
+    if (this.failed || this.queue.end === this.frameStart) return
+    const bytes = this.queue.take(this.frameStart, this.queue.end)
+    const recovered: Uint8Array[] = []
+    try {
+      new Decompress((data) => void recovered.push(data)).push(bytes, false)
+    } catch {
+      // A torn frame may end inside a block: keep what decoded before the damage.
+    }
+    let size = 0
+    for (const part of recovered) size += part.length
+    const plaintext = new Uint8Array(size)
+    let at = 0
+    for (const part of recovered) {
+      plaintext.set(part, at)
+      at += part.length
+    }
+    this.sink.diagnostic({
+      severity: 'warning',
+      code: 'zstd-torn-frame',
+      line: null,
+      seq: null,
+      offset: this.frameStart,
+      message: `torn final Zstandard frame at byte ${this.frameStart} (${bytes.length} bytes, ${size} recovered): the harness truncates it on repair and keeps its complete records`,
+    })
+    this.sink.tornFrame(plaintext, this.frameIndex, this.frameStart)
+  }
+
+  private scan(): void {
+    while (!this.failed) {
+      const s = this.state
+      const base = this.frameStart
+      if (s.step === 'magic') {
+        if (this.queue.end < base + 4) return
+        if (!ZSTD_MAGIC.every((b, i) => this.queue.byteAt(base + i) === b)) {
+          this.fail('zstd-invalid-magic', ZSTD.invalidMagic(base), base)
+          return
+        }
+        this.state = { step: 'header', checksum: false }
+      } else if (s.step === 'header') {
+        if (this.queue.end < base + 5) return
+        const fhd = this.queue.byteAt(base + 4)
+        if (fhd & 0x08) {
+          this.fail('zstd-reserved-bit', ZSTD.reservedBit(base + 4), base + 4)
+          return
+        }
+        const fcsFlag = fhd >> 6
+        const single = (fhd >> 5) & 1
+        const dictSize = [0, 1, 2, 4][fhd & 3] as number
+        const fcsSize = [single ? 1 : 0, 2, 4, 8][fcsFlag] as number
+        const headerSize = 1 + (single ? 0 : 1) + dictSize + fcsSize
+        this.state = { step: 'blocks', pos: base + 4 + headerSize, checksum: (fhd & 0x04) !== 0 }
+      } else {
+        if (this.queue.end < s.pos + 3) return
+        const b0 = this.queue.byteAt(s.pos)
+        const header = b0 | (this.queue.byteAt(s.pos + 1) << 8) | (this.queue.byteAt(s.pos + 2) << 16)
+        const last = header & 1
+        const type = (header >> 1) & 3
+        if (type === 3) {
+          this.fail('zstd-reserved-block', ZSTD.reservedBlock(s.pos), s.pos)
+          return
+        }
+        const size = header >>> 3
+        const next = s.pos + 3 + (type === 1 ? 1 : size)
+        if (!last) {
+          this.state = { step: 'blocks', pos: next, checksum: s.checksum }
+          continue
+        }
+        const end = next + (s.checksum ? 4 : 0)
+        if (this.queue.end < end) {
+          // Remember progress so a slow writer is not rescanned from the frame start.
+          this.state = { step: 'blocks', pos: s.pos, checksum: s.checksum }
+          return
+        }
+        this.completeFrame(end, s.checksum)
+      }
+    }
+  }
+
+  private completeFrame(end: number, hasChecksum: boolean): void {
+    const offset = this.frameStart
+    const frame = this.queue.take(offset, end)
+    this.frameStart = end
+    this.state = { step: 'magic' }
+    const index = this.frameIndex++
+    let plaintext: Uint8Array
+    try {
+      plaintext = decompress(frame)
+    } catch (error) {
+      this.corrupt(offset, error instanceof Error ? error.message : String(error))
+      return
+    }
+    if (hasChecksum && this.checksum !== undefined) {
+      const stored =
+        ((frame[frame.length - 4] as number) |
+          ((frame[frame.length - 3] as number) << 8) |
+          ((frame[frame.length - 2] as number) << 16) |
+          ((frame[frame.length - 1] as number) << 24)) >>>
+        0
+      if (this.checksum(plaintext) !== stored) {
+        this.corrupt(offset, 'content checksum mismatch')
+        return
+      }
+    }
+    this.sink.frame(plaintext, index, offset)
+  }
+
+  private corrupt(offset: number, detail: string): void {
+    this.sink.diagnostic({
+      severity: 'error',
+      code: 'zstd-frame-corrupt',
+      line: null,
+      seq: null,
+      offset,
+      message: ZSTD.frameCorrupt(offset, detail),
+    })
+  }
+
+  /** A structural error: the harness refuses the file; nothing after it can be framed. */
+  private fail(code: Diagnostic['code'], message: string, offset: number): void {
+    this.failed = true
+    this.sink.diagnostic({ severity: 'error', code, line: null, seq: null, offset, message })
+  }
+}

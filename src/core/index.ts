@@ -1,0 +1,25 @@
+/**
+ * The pure core of dsh-lens: decoding and folding of DeepSeek Harness session
+ * logs. No DOM, no `node:` imports: the worker, the CLI, the server and the tests
+ * all import it from here.
+ */
+
+export * from './model/log-event.ts'
+export * from './model/diagnostic.ts'
+export * as harnessMessages from './model/harness-messages.ts'
+export { SessionDecoder, type DecodedRecord, type DecoderSink, type DecoderProgress } from './decode/session-decoder.ts'
+export { LineSplitter, type SplitLine } from './decode/line-splitter.ts'
+export { ZstdContainer, hasZstdMagic, type ContentChecksum } from './decode/zstd-container.ts'
+export { loadContentChecksum } from './decode/xxh64.ts'
+export { validatePackedRow, expandPackedRow, expandPackedMember, packedRowSize, isPackedRowTag } from './decode/packed-rows.ts'
+export { judgeHeaderLine } from './decode/session-header.ts'
+export { planSurfaceEvent, isSurfaceEligibleType, isDeepEqualJson } from './fold/surface-checks.ts'
+export { SurfaceFold, type FoldViolation } from './fold/surface-fold.ts'
+export { SurfaceTimeline, type Replacement } from './fold/surface-timeline.ts'
+export { deriveEventMessage, DeriveOutcome } from './fold/derive-message.ts'
+export { LegacyUpgrader, unsupportedLegacyEvent } from './load/legacy-upgrade.ts'
+export { loadDefect, envelopeDefect, messageShapeDefect } from './load/load-rules.ts'
+export { KNOWN_SESSION_EVENT_TYPES } from './load/known-event-types.ts'
+export { RowKind, rowKindOf } from './projection/transcript-rows.ts'
+export { CompactionIndex, type CompactionGroup, type ReplacementLink, type ReplacementKind } from './projection/compaction-links.ts'
+export { LensLog, RowList, type LensLogOptions } from './session/lens-log.ts'

@@ -1,0 +1,137 @@
+/**
+ * The harness's load-time rules outside the surface fold (reference 3.2): the
+ * message-shape check it runs while adopting stored events, the unknown-type
+ * guard, and the `Session` constructor's envelope checks. Each returns the
+ * harness's text for the first rule an event breaks. The order mirrors the
+ * harness's read path, so the first message reported is the one it would throw.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access */
+
+import { LOAD } from '../model/harness-messages.ts'
+import type { LogEvent } from '../model/log-event.ts'
+import { KNOWN_SESSION_EVENT_TYPES } from './known-event-types.ts'
+
+function hasProviderModel(value: any): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  return (
+    typeof value['provider'] === 'string' &&
+    value['provider'].length > 0 &&
+    typeof value['model'] === 'string' &&
+    value['model'].length > 0
+  )
+}
+
+/** `assertMessageEventShape`: the invariants needed to replay a message event. */
+export function messageShapeDefect(event: any, subject: string): string | undefined {
+  const type = event['type']
+  if (type !== 'user/message' && type !== 'assistant/message' && type !== 'tool/result') return undefined
+  const data = event['data']
+  const record = typeof data === 'object' && data !== null ? data : undefined
+  const message = type === 'user/message' ? record : record?.['message']
+  if (typeof message !== 'object' || message === null || typeof message['id'] !== 'string' || message['id'] === '') {
+    return LOAD.lacksMessage(subject)
+  }
+  const expectedRole = type === 'assistant/message' ? 'assistant' : 'user'
+  if (message['role'] !== expectedRole) return LOAD.role(subject, expectedRole)
+  const source = message['source']
+  if (typeof source !== 'object' || source === null || typeof source['kind'] !== 'string' || source['kind'] === '') {
+    return LOAD.source(subject)
+  }
+  if (!Array.isArray(message['content'])) return LOAD.content(subject)
+  if (type === 'assistant/message') {
+    if (source['kind'] !== 'model' || !hasProviderModel(source)) return LOAD.modelSource(subject)
+    return undefined
+  }
+  if (type !== 'tool/result') return undefined
+  if (source['kind'] !== 'tool' || typeof source['callId'] !== 'string' || source['callId'] === '') {
+    return LOAD.toolSource(subject)
+  }
+  const content = message['content']
+  const block = content[0]
+  if (
+    content.length !== 1 ||
+    typeof block !== 'object' ||
+    block === null ||
+    block['type'] !== 'tool-result' ||
+    !Array.isArray(block['content'])
+  ) {
+    return LOAD.oneToolResult(subject)
+  }
+  if (block['toolCallId'] !== source['callId']) return LOAD.callIds(subject)
+  return undefined
+}
+
+function adapterDefaultsDefect(value: any, config: any, index: number): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return LOAD.adapterDefaults(index)
+  if (
+    Object.keys(value).some((key) => key !== 'reasoningEffort' && key !== 'maxTokens') ||
+    Object.values(value).some((marker) => marker !== true) ||
+    (value['reasoningEffort'] === true && config['reasoningEffort'] === undefined) ||
+    (value['maxTokens'] === true && config['maxTokens'] === undefined)
+  ) {
+    return LOAD.adapterDefaults(index)
+  }
+  return undefined
+}
+
+const ENVELOPE_KEYS = new Set(['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable'])
+
+/** `assertSessionEventEnvelope` + `assertCurrentLlmShape` + `assertSupportedRequestHeader`. */
+export function envelopeDefect(event: any, index: number): string | undefined {
+  if (event['type'] === 'request/header-delta') return LOAD.headerDelta(index)
+  for (const key in event) if (!ENVELOPE_KEYS.has(key)) return LOAD.envelope(index)
+  const { type, seq, time } = event
+  if (
+    typeof type !== 'string' ||
+    typeof seq !== 'number' ||
+    !Number.isSafeInteger(seq) ||
+    seq < 0 ||
+    typeof time !== 'number' ||
+    !Number.isSafeInteger(time) ||
+    event['data'] === undefined ||
+    (event['ignorable'] !== undefined && event['ignorable'] !== true)
+  ) {
+    return LOAD.envelope(index)
+  }
+  if (type === 'request/header') {
+    const data = event['data']
+    const record = typeof data === 'object' && data !== null ? data : undefined
+    const header = record?.['header']
+    const headerRecord = typeof header === 'object' && header !== null && !Array.isArray(header) ? header : undefined
+    const config = headerRecord?.['config']
+    if (!hasProviderModel(config)) return LOAD.lacksProviderModel(index)
+    const effort = config['reasoningEffort']
+    if (effort !== undefined && (typeof effort !== 'string' || effort.length === 0)) return LOAD.reasoningEffort(index)
+    const defaults = adapterDefaultsDefect(headerRecord?.['adapterDefaults'], config, index)
+    if (defaults !== undefined) return defaults
+  }
+  const shape = messageShapeDefect(event, `seed ${String(type)} at index ${index}`)
+  if (shape !== undefined) return shape
+  const data = event['data']
+  if (type === 'request/header' && data !== null && typeof data === 'object' && !Array.isArray(data) && data['reason'] === 'fallback') {
+    return LOAD.fallback(index)
+  }
+  return undefined
+}
+
+export interface LoadDefect {
+  readonly code: 'load-rule' | 'unknown-event-type'
+  readonly message: string
+}
+
+/**
+ * The first load rule `event` (already upgraded) breaks, in the harness's read
+ * order: adoption's message-shape check, the unknown-type guard, then the
+ * constructor's envelope checks. The seq-contiguity rule is left to the fold.
+ */
+export function loadDefect(event: LogEvent, index: number): LoadDefect | undefined {
+  if (typeof event !== 'object' || event === null) return { code: 'load-rule', message: LOAD.envelope(index) }
+  const adopted = messageShapeDefect(event, `session event at seq ${String(event.seq)}`)
+  if (adopted !== undefined) return { code: 'load-rule', message: adopted }
+  if (typeof event.type === 'string' && !KNOWN_SESSION_EVENT_TYPES.has(event.type) && event.ignorable !== true) {
+    return { code: 'unknown-event-type', message: LOAD.unknownType(event.type, event.seq) }
+  }
+  const envelope = envelopeDefect(event, index)
+  return envelope === undefined ? undefined : { code: 'load-rule', message: envelope }
+}

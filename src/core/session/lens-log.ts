@@ -1,0 +1,333 @@
+/**
+ * One session log, decoded, checked and folded as it streams in: the model that
+ * the worker, the CLI, the companion server and the tests share.
+ *
+ * Storage is per record, not per event: a packed chunk row is kept as the row
+ * and stands for its whole seq range, and a member becomes an event object only
+ * when asked for. Events are addressed by *index*, their position in the decoded
+ * list; for a valid log index === seq.
+ */
+
+import { SessionDecoder, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
+import { expandPackedMember } from '../decode/packed-rows.ts'
+import type { ContentChecksum } from '../decode/zstd-container.ts'
+import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
+import { SurfaceFold } from '../fold/surface-fold.ts'
+import type { Replacement } from '../fold/surface-timeline.ts'
+import { LegacyUpgrader, unsupportedLegacyEvent } from '../load/legacy-upgrade.ts'
+import { loadDefect } from '../load/load-rules.ts'
+import type { Diagnostic } from '../model/diagnostic.ts'
+import { Int32Vector } from '../model/growable-array.ts'
+import { isRecord, type LogEncoding, type LogEvent, type PackedRow, type SessionHeader } from '../model/log-event.ts'
+import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
+import { RowKind, rowKindOf } from '../projection/transcript-rows.ts'
+
+export interface LensLogOptions {
+  /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
+  readonly checksum?: ContentChecksum
+  /** Apply the harness's in-memory legacy upgrades (default true, as the harness's reader does). */
+  readonly upgradeLegacy?: boolean
+}
+
+class RowEntry {
+  constructor(
+    readonly row: PackedRow,
+    readonly firstIndex: number,
+  ) {}
+}
+
+type Entry = LogEvent | RowEntry
+
+/** A transcript row list: event index where each row starts, its kind, and how many events it spans. */
+export class RowList {
+  readonly index = new Int32Vector(256)
+  readonly kind = new Int32Vector(256)
+  readonly span = new Int32Vector(256)
+
+  get length(): number {
+    return this.index.length
+  }
+
+  add(index: number, kind: RowKind): void {
+    this.index.push(index)
+    this.kind.push(kind)
+    this.span.push(1)
+  }
+
+  /** Grow the last row when it is a chunk run ending right before `index`. */
+  extendChunkRun(index: number, size: number): boolean {
+    const last = this.length - 1
+    if (last < 0 || this.kind.get(last) !== RowKind.ChunkRun) return false
+    if (this.index.get(last) + this.span.get(last) !== index) return false
+    this.span.set(last, this.span.get(last) + size)
+    return true
+  }
+
+  /** Rows that start at or before event `index`. */
+  countAt(index: number): number {
+    return this.index.countAtMost(index)
+  }
+}
+
+export class LensLog {
+  header: SessionHeader | null = null
+  headerLine = 1
+  readonly diagnostics: Diagnostic[] = []
+  readonly fold: SurfaceFold
+  upgradedEvents = 0
+  readonly typeCounts = new Map<string, number>()
+  /** Every transcript row, log-only ones included. */
+  readonly allRows = new RowList()
+  /** Message rows only: what the transcript shows by default. */
+  readonly messageRows = new RowList()
+  readonly compactions = new CompactionIndex()
+  /** Aligned with `fold.timeline.replacements`. */
+  readonly replacementLinks: ReplacementLink[] = []
+  /** Event index of every `turn/start`, with its turn number. */
+  readonly turnStarts = new Int32Vector(64)
+  readonly turnNumbers = new Int32Vector(64)
+
+  private readonly decoder: SessionDecoder
+  private readonly records: Entry[] = []
+  private readonly recordFirstIndex = new Int32Vector(1024)
+  private readonly recordLine = new Int32Vector(1024)
+  private readonly originals = new Map<number, LogEvent>()
+  private readonly nodeDerive = new Int32Vector(256)
+  private readonly deriveErrors = new Map<number, string>()
+  private upgrader: LegacyUpgrader | undefined
+  private eventCount = 0
+  private lastViolationCount = 0
+  private readonly upgradeLegacy: boolean
+
+  constructor(options: LensLogOptions = {}) {
+    this.upgradeLegacy = options.upgradeLegacy ?? true
+    this.fold = new SurfaceFold((index) => this.event(index))
+    this.decoder = new SessionDecoder(
+      {
+        header: (header, line) => {
+          this.header = header
+          this.headerLine = line
+        },
+        record: (record) => this.ingest(record),
+        diagnostic: (d) => this.diagnostics.push(d),
+      },
+      options.checksum === undefined ? {} : { checksum: options.checksum },
+    )
+  }
+
+  /** Feed the next bytes of the file or stream. */
+  push(bytes: Uint8Array): void {
+    this.decoder.push(bytes)
+  }
+
+  /** End of input: flush a torn tail and close the verdicts. */
+  finish(): void {
+    this.decoder.finish()
+  }
+
+  get progress(): DecoderProgress & { readonly events: number } {
+    return { ...this.decoder.progress, events: this.eventCount }
+  }
+
+  get encoding(): LogEncoding | null {
+    return this.decoder.progress.encoding
+  }
+
+  /** Number of decoded events (packed rows counted per member). */
+  get length(): number {
+    return this.eventCount
+  }
+
+  /** The event at `index` as the harness reads it (legacy shapes upgraded). */
+  event(index: number): LogEvent | undefined {
+    const record = this.records[this.recordOf(index)]
+    if (record instanceof RowEntry) return expandPackedMember(record.row, index - record.firstIndex)
+    return record
+  }
+
+  /** The event at `index` exactly as it is on disk (before any legacy upgrade). */
+  rawEvent(index: number): LogEvent | undefined {
+    return this.originals.get(index) ?? this.event(index)
+  }
+
+  /** Whether the harness's reader upgrades the event at `index` from a legacy shape. */
+  isUpgraded(index: number): boolean {
+    return this.originals.has(index)
+  }
+
+  /** Physical line (1-based, header is line 1) holding event `index`. */
+  lineOf(index: number): number {
+    return this.recordLine.get(this.recordOf(index))
+  }
+
+  /** Seq of event `index` as decoded (any JSON value for a malformed event). */
+  seqOf(index: number): unknown {
+    const record = this.records[this.recordOf(index)]
+    if (record instanceof RowEntry) return record.row.seq0 + (index - record.firstIndex)
+    return (record as { seq?: unknown } | null)?.seq
+  }
+
+  /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */
+  isPacked(index: number): boolean {
+    return this.records[this.recordOf(index)] instanceof RowEntry
+  }
+
+  /** Events the strict (harness) fold accepted: all before the first violation. */
+  get strictLength(): number {
+    return this.fold.strictCount
+  }
+
+  /** Whether folding surface node `node` derives a message for the model. */
+  nodeDerives(node: number): DeriveOutcome {
+    return this.nodeDerive.get(node) as DeriveOutcome
+  }
+
+  /** The harness's TypeError when deriving node `node` failed. */
+  nodeDeriveError(node: number): string | undefined {
+    return this.deriveErrors.get(node)
+  }
+
+  /** Surface node ids after folding events `0..index`, in model order. */
+  nodesAfter(index: number): Int32Array {
+    return this.fold.timeline.nodesAfter(index)
+  }
+
+  /** Surface seqs after folding events `0..index`. */
+  surfaceSeqsAfter(index: number): number[] {
+    return Array.from(this.nodesAfter(index), (node) => this.fold.timeline.seqOf(node))
+  }
+
+  /** Messages the model is sent for the surface after events `0..index`. */
+  messageCountAfter(index: number): number {
+    let count = 0
+    for (const node of this.nodesAfter(index)) if (this.nodeDerive.get(node) === DeriveOutcome.Message) count++
+    return count
+  }
+
+  /** Replacements folded at or before event `index`. */
+  replacementsAfter(index: number): readonly Replacement[] {
+    return this.fold.timeline.replacements.slice(0, this.fold.timeline.replacementsAfter(index))
+  }
+
+  /** Bytes held by index structures (not events), for the memory benchmark. */
+  get indexBytes(): number {
+    return (
+      this.fold.timeline.byteLength +
+      this.recordFirstIndex.byteLength +
+      this.recordLine.byteLength +
+      this.nodeDerive.byteLength +
+      3 * (this.allRows.index.byteLength + this.messageRows.index.byteLength)
+    )
+  }
+
+  private recordOf(index: number): number {
+    return this.recordFirstIndex.countAtMost(index) - 1
+  }
+
+  private count(type: string, n: number): void {
+    this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + n)
+  }
+
+  private ingest(record: DecodedRecord): void {
+    const index = this.eventCount
+    this.recordFirstIndex.push(index)
+    this.recordLine.push(record.line)
+    if (record.kind === 'row') {
+      const entry = new RowEntry(record.row, index)
+      this.records.push(entry)
+      this.eventCount += record.size
+      this.count('assistant/chunk', record.size)
+      this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
+      this.reportViolations(record.line)
+      if (!this.allRows.extendChunkRun(index, record.size)) {
+        this.allRows.add(index, RowKind.ChunkRun)
+        this.allRows.span.set(this.allRows.length - 1, record.size)
+      }
+      return
+    }
+    this.eventCount++
+    let event = record.event
+    this.records.push(event)
+    this.count(typeof event?.type === 'string' ? event.type : `(${typeof event?.type})`, 1)
+    if (isRecord(event)) event = this.upgrade(event, index, record.line)
+    const defect = isRecord(event) ? loadDefect(event, index) : undefined
+    if (defect !== undefined) this.diagnose('error', defect.code, record.line, event, index, defect.message)
+    const plan = this.fold.push(event)
+    this.reportViolations(record.line)
+    if (isRecord(event)) this.project(event, index, plan?.kind)
+  }
+
+  private upgrade(event: LogEvent, index: number, line: number): LogEvent {
+    const id = typeof this.header?.id === 'string' ? this.header.id : String(this.header?.id)
+    const unsupported = unsupportedLegacyEvent(event, id)
+    if (unsupported !== undefined) this.diagnose('error', 'legacy-rejected', line, event, index, unsupported)
+    if (!this.upgradeLegacy) return event
+    this.upgrader ??= new LegacyUpgrader(id)
+    const result = this.upgrader.upgrade(event)
+    if (!result.ok) {
+      this.diagnose('error', 'legacy-rejected', line, event, index, result.message)
+      return event
+    }
+    if (!result.upgraded) return event
+    this.upgradedEvents++
+    this.originals.set(index, event)
+    this.records[this.records.length - 1] = result.event
+    return result.event
+  }
+
+  private project(event: LogEvent, index: number, plan: 'append' | 'replace' | undefined): void {
+    if (plan !== undefined) {
+      const node = this.fold.timeline.nodeCount - 1
+      const derived = deriveOutcome(event)
+      this.nodeDerive.push(derived.outcome)
+      if (derived.error !== undefined) {
+        this.deriveErrors.set(node, derived.error)
+        this.diagnose('error', 'derive-error', this.lineOf(index), event, index, derived.error)
+      }
+      if (plan === 'replace') {
+        this.replacementLinks.push(this.compactions.link(event, index, index > 0 ? this.event(index - 1) : undefined, index - 1))
+      }
+    }
+    this.compactions.observe(event, index)
+    if (event.type === 'turn/start') {
+      this.turnStarts.push(index)
+      const turn = isRecord(event.data) ? event.data['turn'] : undefined
+      this.turnNumbers.push(typeof turn === 'number' ? turn : -1)
+    }
+    const kind = rowKindOf(event)
+    if (kind === RowKind.ChunkRun) {
+      if (!this.allRows.extendChunkRun(index, 1)) this.allRows.add(index, RowKind.ChunkRun)
+      return
+    }
+    this.allRows.add(index, kind)
+    if (kind === RowKind.Message) this.messageRows.add(index, kind)
+  }
+
+  private reportViolations(line: number): void {
+    const violations = this.fold.violations
+    for (; this.lastViolationCount < violations.length; this.lastViolationCount++) {
+      const v = violations[this.lastViolationCount] as (typeof violations)[number]
+      this.diagnostics.push({
+        severity: 'error',
+        code: 'fold-violation',
+        line: this.recordOf(v.index) >= 0 ? this.lineOf(v.index) : line,
+        seq: typeof v.seq === 'number' ? v.seq : null,
+        index: v.index,
+        message: v.message,
+        ...(this.lastViolationCount === 0 ? { detail: 'the harness rejects this log here' } : {}),
+      })
+    }
+  }
+
+  private diagnose(
+    severity: Diagnostic['severity'],
+    code: Diagnostic['code'],
+    line: number,
+    event: LogEvent | null | undefined,
+    index: number,
+    message: string,
+  ): void {
+    const seq = (event as { seq?: unknown } | null | undefined)?.seq
+    this.diagnostics.push({ severity, code, line, seq: typeof seq === 'number' ? seq : null, index, message })
+  }
+}
