@@ -21,5 +21,10 @@ export { LegacyUpgrader, unsupportedLegacyEvent } from './load/legacy-upgrade.ts
 export { loadDefect, envelopeDefect, messageShapeDefect } from './load/load-rules.ts'
 export { KNOWN_SESSION_EVENT_TYPES } from './load/known-event-types.ts'
 export { RowKind, rowKindOf } from './projection/transcript-rows.ts'
-export { CompactionIndex, type CompactionGroup, type ReplacementLink, type ReplacementKind } from './projection/compaction-links.ts'
+export {
+  CompactionIndex,
+  type CompactionGroup,
+  type ReplacementLink,
+  type ReplacementKind,
+} from './projection/compaction-links.ts'
 export { LensLog, RowList, type LensLogOptions } from './session/lens-log.ts'

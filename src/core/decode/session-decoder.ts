@@ -169,7 +169,15 @@ export class SessionDecoder {
     if (!this.bomChecked && bytes.length > 0) {
       this.bomChecked = true
       if (BOM.every((b, i) => bytes[i] === b)) {
-        this.emit('error', 'bom', 1, null, HEADER.invalidJson, 0, 'the log starts with a UTF-8 byte order mark: the harness does not strip it, so its JSON.parse of line 1 fails; dsh-lens skips the mark and reads on')
+        this.emit(
+          'error',
+          'bom',
+          1,
+          null,
+          HEADER.invalidJson,
+          0,
+          'the log starts with a UTF-8 byte order mark: the harness does not strip it, so its JSON.parse of line 1 fails; dsh-lens skips the mark and reads on',
+        )
         bytes = bytes.subarray(3)
       }
     }
@@ -178,21 +186,43 @@ export class SessionDecoder {
 
   private onLine(line: SplitLine): void {
     if (line.invalidUtf8) {
-      this.emit('warning', 'invalid-utf8', line.line, null, `line ${line.line} is not valid UTF-8; invalid bytes read as U+FFFD, as the harness's decoder does`, line.offset)
+      this.emit(
+        'warning',
+        'invalid-utf8',
+        line.line,
+        null,
+        `line ${line.line} is not valid UTF-8; invalid bytes read as U+FFFD, as the harness's decoder does`,
+        line.offset,
+      )
     }
     if (line.crlf) {
-      this.emit('warning', 'crlf', line.line, null, `line ${line.line} ends with CRLF; the harness writes LF only (JSON.parse ignores the CR)`, line.offset)
+      this.emit(
+        'warning',
+        'crlf',
+        line.line,
+        null,
+        `line ${line.line} ends with CRLF; the harness writes LF only (JSON.parse ignores the CR)`,
+        line.offset,
+      )
     }
     if (!this.headerSeen) {
       this.headerSeen = true
       const verdict = judgeHeaderLine(line.text)
-      if (verdict.defect !== undefined) this.emit('error', verdict.defect.code, line.line, null, verdict.defect.message, line.offset)
+      if (verdict.defect !== undefined)
+        this.emit('error', verdict.defect.code, line.line, null, verdict.defect.message, line.offset)
       this.sink.header(verdict.header, line.line)
       return
     }
     const bodyLine = line.line - 1
     if (line.torn) {
-      this.emit('warning', 'torn-tail', line.line, null, `line ${line.line} has no final newline: the harness treats it as a torn tail and drops it`, line.offset)
+      this.emit(
+        'warning',
+        'torn-tail',
+        line.line,
+        null,
+        `line ${line.line} has no final newline: the harness treats it as a torn tail and drops it`,
+        line.offset,
+      )
     }
     let value: unknown
     try {
@@ -200,10 +230,26 @@ export class SessionDecoder {
     } catch (error) {
       if (line.torn) return
       if (line.text.trim() === '') {
-        this.emit('warning', 'blank-line', line.line, null, SCANNER.unparsable(bodyLine), line.offset, `line ${line.line} is blank`)
+        this.emit(
+          'warning',
+          'blank-line',
+          line.line,
+          null,
+          SCANNER.unparsable(bodyLine),
+          line.offset,
+          `line ${line.line} is blank`,
+        )
       } else {
         const detail = error instanceof Error ? error.message : String(error)
-        this.emit('error', 'line-invalid-json', line.line, null, SCANNER.unparsable(bodyLine), line.offset, `JSON.parse: ${detail}`)
+        this.emit(
+          'error',
+          'line-invalid-json',
+          line.line,
+          null,
+          SCANNER.unparsable(bodyLine),
+          line.offset,
+          `JSON.parse: ${detail}`,
+        )
       }
       this.scannerIssueAt(SCANNER.unparsable(bodyLine), line.line, false)
       return
@@ -215,7 +261,14 @@ export class SessionDecoder {
         row = validatePackedRow(value as Record<string, unknown>, tag)
       } catch (error) {
         const seq0 = (value as { seq0?: unknown }).seq0
-        this.emit('error', 'packed-row-invalid', line.line, typeof seq0 === 'number' ? seq0 : null, (error as Error).message, line.offset)
+        this.emit(
+          'error',
+          'packed-row-invalid',
+          line.line,
+          typeof seq0 === 'number' ? seq0 : null,
+          (error as Error).message,
+          line.offset,
+        )
         this.scannerIssueAt(SCANNER.unparsable(bodyLine), line.line, false)
         return
       }
@@ -227,7 +280,14 @@ export class SessionDecoder {
       return
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      this.emit('error', 'record-not-object', line.line, null, `line ${line.line} is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event object`, line.offset)
+      this.emit(
+        'error',
+        'record-not-object',
+        line.line,
+        null,
+        `line ${line.line} is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event object`,
+        line.offset,
+      )
     }
     const event = (value ?? {}) as LogEvent
     this.records++
@@ -244,7 +304,14 @@ export class SessionDecoder {
     }
     if (firstSeq !== this.scannerEvents) {
       this.scannerIssueAt(SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq), line.line, isTurnEnd)
-      this.emit('error', 'seq-gap', line.line, typeof firstSeq === 'number' ? firstSeq : null, SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq), line.offset)
+      this.emit(
+        'error',
+        'seq-gap',
+        line.line,
+        typeof firstSeq === 'number' ? firstSeq : null,
+        SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq),
+        line.offset,
+      )
       this.eventsAfterIssue += size
       return
     }
@@ -255,7 +322,15 @@ export class SessionDecoder {
     if (this.encoding === 'zstd' && this.inCompleteFrame && !this.zstdRejected) {
       // Reference 1.6 step 4: an issue inside a complete frame is never a torn tail.
       this.zstdRejected = true
-      this.emit('error', 'scanner-rejects', line, null, ZSTD.tornRecord, undefined, `frame ${this.frameIndexOfLine} is complete, so its defect cannot be a torn tail: ${message}`)
+      this.emit(
+        'error',
+        'scanner-rejects',
+        line,
+        null,
+        ZSTD.tornRecord,
+        undefined,
+        `frame ${this.frameIndexOfLine} is complete, so its defect cannot be a torn tail: ${message}`,
+      )
     }
     if (this.scannerIssue !== undefined) return
     this.scannerIssue = { message, line }
@@ -265,7 +340,15 @@ export class SessionDecoder {
   private reject(line: number): void {
     if (this.scannerRejected || this.scannerIssue === undefined) return
     this.scannerRejected = true
-    this.emit('error', 'scanner-rejects', this.scannerIssue.line, null, this.scannerIssue.message, undefined, `a turn/end follows at line ${line}, so the harness refuses the log instead of dropping the rest as a torn tail`)
+    this.emit(
+      'error',
+      'scanner-rejects',
+      this.scannerIssue.line,
+      null,
+      this.scannerIssue.message,
+      undefined,
+      `a turn/end follows at line ${line}, so the harness refuses the log instead of dropping the rest as a torn tail`,
+    )
   }
 
   private emit(
@@ -277,7 +360,15 @@ export class SessionDecoder {
     offset?: number,
     detail?: string,
   ): void {
-    this.sink.diagnostic({ severity, code, line, seq, offset: offset ?? null, message, ...(detail === undefined ? {} : { detail }) })
+    this.sink.diagnostic({
+      severity,
+      code,
+      line,
+      seq,
+      offset: offset ?? null,
+      message,
+      ...(detail === undefined ? {} : { detail }),
+    })
   }
 }
 

@@ -66,12 +66,16 @@ export function judgeHeaderLine(text: string): HeaderVerdict {
   } catch {
     return { header: null, defect: { code: 'header-invalid-json', message: HEADER.invalidJson } }
   }
-  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
+  const record =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null
   const header = record !== null && record['type'] === 'session' ? (record as SessionHeader) : null
   if (record !== null) {
     const { version, id } = record
     if (typeof version === 'number' && version !== 0) {
-      return { header, defect: { code: 'header-version', message: HEADER.versionRefusal(typeof id === 'string' ? id : String(id), version) } }
+      return {
+        header,
+        defect: { code: 'header-version', message: HEADER.versionRefusal(typeof id === 'string' ? id : String(id), version) },
+      }
     }
   }
   if (record === null || !isHeaderLine(record)) {

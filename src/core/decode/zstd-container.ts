@@ -79,10 +79,7 @@ class ByteQueue {
   }
 }
 
-type ScanState =
-  | { step: 'magic' }
-  | { step: 'header'; checksum: boolean }
-  | { step: 'blocks'; pos: number; checksum: boolean }
+type ScanState = { step: 'magic' } | { step: 'header'; checksum: boolean } | { step: 'blocks'; pos: number; checksum: boolean }
 
 export class ZstdContainer {
   private readonly queue = new ByteQueue()

@@ -146,9 +146,7 @@ export function planSurfaceEvent(
   const last = timeline.liveNode(surfaceOp.end)
   if (last === -1) throw new Error(FOLD.endNotFound(surfaceOp.end))
   if (timeline.isAfter(first, last)) {
-    throw new Error(
-      FOLD.startAfterEnd(surfaceOp.start, timeline.liveIndexOf(first), surfaceOp.end, timeline.liveIndexOf(last)),
-    )
+    throw new Error(FOLD.startAfterEnd(surfaceOp.start, timeline.liveIndexOf(first), surfaceOp.end, timeline.liveIndexOf(last)))
   }
   const shadowedSeqs = timeline.rangeSeqs(first, last)
   const sources = assertProvenance(e, shadowedSeqs)

@@ -117,7 +117,7 @@ export class SurfaceTimeline {
     const after = this.nodeNext.get(last)
     const shadowedSeqs: number[] = []
     const node = this.addNode(seq, index, this.nodeSlot.get(first))
-    for (let n = first; ; ) {
+    for (let n = first; ;) {
       const next = this.nodeNext.get(n)
       shadowedSeqs.push(this.nodeSeq.get(n))
       this.nodeShadowedBy.set(n, node)

@@ -203,8 +203,7 @@ export function unsupportedLegacyEvent(event: LogEvent, id: string): string | un
 }
 
 export type UpgradeResult =
-  | { readonly ok: true; readonly event: LogEvent; readonly upgraded: boolean }
-  | { readonly ok: false; readonly message: string }
+  { readonly ok: true; readonly event: LogEvent; readonly upgraded: boolean } | { readonly ok: false; readonly message: string }
 
 /** Stateful: a replacing tool/result inherits the message id of the node it replaces. */
 export class LegacyUpgrader {

@@ -109,7 +109,13 @@ export function envelopeDefect(event: any, index: number): string | undefined {
   const shape = messageShapeDefect(event, `seed ${String(type)} at index ${index}`)
   if (shape !== undefined) return shape
   const data = event['data']
-  if (type === 'request/header' && data !== null && typeof data === 'object' && !Array.isArray(data) && data['reason'] === 'fallback') {
+  if (
+    type === 'request/header' &&
+    data !== null &&
+    typeof data === 'object' &&
+    !Array.isArray(data) &&
+    data['reason'] === 'fallback'
+  ) {
     return LOAD.fallback(index)
   }
   return undefined

@@ -67,8 +67,7 @@ export const LEGACY = {
   modeSet: (id: string, seq: unknown) => `session "${id}" contains unsupported legacy mode/set event at seq ${String(seq)}`,
   fallback: (id: string, seq: unknown) =>
     `session "${id}" contains unsupported legacy request/header reason "fallback" at seq ${String(seq)}`,
-  turnStart: (id: string, seq: unknown) =>
-    `session "${id}" contains malformed pre-react-loop turn/start at seq ${String(seq)}`,
+  turnStart: (id: string, seq: unknown) => `session "${id}" contains malformed pre-react-loop turn/start at seq ${String(seq)}`,
   turnEnd: (id: string, seq: unknown) => `session "${id}" contains malformed pre-react-loop turn/end at seq ${String(seq)}`,
   steering: (id: string, seq: unknown) =>
     `session "${id}" contains malformed pre-react-loop steering/message at seq ${String(seq)}`,

@@ -1,0 +1,84 @@
+/**
+ * `npm run --silent lens -- <command>`: the command-line front end to the core.
+ * Exit codes: 0 accepted and clean, 1 rejected by the harness or has defects,
+ * 2 the file cannot be read or the command line is wrong.
+ */
+
+import { writeFileSync, mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { checkReport } from './check-report.ts'
+import { foldJson } from './fold-json.ts'
+import { readLog, UnreadableLogError } from './read-log.ts'
+
+const USAGE = `usage:
+  lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects, 2 unreadable
+  lens fold FILE --json [--at SEQ]  the strict fold as one JSON object (contract in README)
+  lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
+                                    companion server: the viewer plus live tailing over WebSocket
+  lens generate-demo OUT            write the bundled demo session (JSONL)
+FILE is a .jsonl, a .jsonl.zstd, or - for standard input.`
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case 'check': {
+      const [file, ...extra] = rest
+      if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
+      const log = await readLog(file)
+      process.stdout.write(checkReport(file, log))
+      return log.diagnostics.length === 0 ? 0 : 1
+    }
+    case 'fold': {
+      const file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--at')
+      if (file === undefined) throw new UsageError('fold needs a FILE')
+      if (!rest.includes('--json')) throw new UsageError('fold prints JSON only: pass --json')
+      const atArg = rest.indexOf('--at')
+      let at: number | undefined
+      if (atArg !== -1) {
+        at = Number(rest[atArg + 1])
+        if (!Number.isSafeInteger(at) || at < 0) throw new UsageError('--at takes a non-negative integer SEQ')
+      }
+      const log = await readLog(file)
+      process.stdout.write(JSON.stringify(foldJson(log, at)) + '\n')
+      return 0
+    }
+    case 'serve': {
+      const { runServe } = await import('../server/serve-command.ts')
+      await runServe(rest)
+      return 0
+    }
+    case 'generate-demo': {
+      const [out] = rest
+      if (out === undefined) throw new UsageError('generate-demo needs an output path')
+      const { demoSessionJsonl } = await import('../core/generate/index.ts')
+      mkdirSync(dirname(out), { recursive: true })
+      writeFileSync(out, demoSessionJsonl())
+      return 0
+    }
+    case undefined:
+    case '--help':
+    case 'help':
+      process.stdout.write(USAGE + '\n')
+      return command === undefined ? 2 : 0
+    default:
+      throw new UsageError(`unknown command "${command}"`)
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`lens: ${error.message}\n${USAGE}\n`)
+    } else if (error instanceof UnreadableLogError) {
+      process.stderr.write(`lens: ${error.message}\n`)
+    } else {
+      process.stderr.write(`lens: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    }
+    process.exitCode = 2
+  },
+)
