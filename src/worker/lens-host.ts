@@ -1,0 +1,176 @@
+/**
+ * The worker's message loop, separate from the worker global so the same code runs in-thread (tests, jsdom):
+ * each inbound message is parsed once by `parseRequest`, then dispatched to the `LensSession`.
+ */
+
+import { LensSession } from './lens-session.ts'
+import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from './protocol.ts'
+
+/** Progress and live summaries go out at most this often, so a fast load does not flood the main thread. */
+export const PROGRESS_INTERVAL_MS = 50
+
+export type PostResponse = (message: LensResponse, transfer: Transferable[]) => void
+
+/** Build the handler for one worker (or in-thread host). `post` sends a response back. */
+export function createLensHost(post: PostResponse): (data: unknown) => void {
+  const ready = LensSession.create()
+  let activeLoad = -1
+  let live = false
+  let fileLoad = false
+  const cancelled = new Set<number>()
+  let lastProgressAt = 0
+  let lastSummaryAt = 0
+
+  const sendProgress = (session: LensSession, loadId: number, force: boolean): void => {
+    const now = Date.now()
+    if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return
+    lastProgressAt = now
+    post({ v: PROTOCOL_VERSION, type: 'progress', loadId, progress: session.progress() }, [])
+  }
+
+  const sendSummary = (session: LensSession, loadId: number): void => {
+    lastSummaryAt = Date.now()
+    const summary = session.summary()
+    post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary }, [])
+  }
+
+  const fail = (session: LensSession, loadId: number, error: unknown): void => {
+    let summary = null
+    try {
+      session.finish(true)
+      summary = session.summary()
+    } catch {
+      // The log could not even be summarised; report the read failure alone.
+    }
+    post(
+      {
+        v: PROTOCOL_VERSION,
+        type: 'load-failed',
+        loadId,
+        message: error instanceof Error ? error.message : String(error),
+        summary,
+      },
+      [],
+    )
+  }
+
+  const loadFile = async (session: LensSession, loadId: number, file: File): Promise<void> => {
+    activeLoad = loadId
+    live = false
+    fileLoad = true
+    session.begin(file.name, file.size)
+    sendProgress(session, loadId, true)
+    try {
+      const complete = await session.loadBlob(file, () => {
+        if (activeLoad !== loadId || cancelled.has(loadId)) return false
+        sendProgress(session, loadId, false)
+        return true
+      })
+      // A newer load took over the session while a slice was being read: it owns the state now.
+      if (activeLoad !== loadId) return
+      session.finish(!complete)
+      sendProgress(session, loadId, true)
+      sendSummary(session, loadId)
+    } catch (error) {
+      if (activeLoad === loadId) fail(session, loadId, error)
+    }
+  }
+
+  const answer = (session: LensSession, req: QueryRequest): void => {
+    try {
+      let result: unknown
+      const transfer: Transferable[] = []
+      switch (req.type) {
+        case 'state-at': {
+          const snapshot = session.stateAt(req.index)
+          // Fresh arrays per answer: transfer them instead of copying (a drag asks every frame).
+          transfer.push(snapshot.surfaceSeqs.buffer, snapshot.surfaceIndices.buffer)
+          result = snapshot
+          break
+        }
+        case 'transcript-rows':
+          result = session.transcriptRows(req.list, req.from, req.to)
+          break
+        case 'summaries':
+          result = session.summaries(req.indices)
+          break
+        case 'detail':
+          result = session.detail(req.index, req.cursor)
+          break
+        case 'index-of-seq':
+          result = session.indexOfSeq(req.seq)
+          break
+      }
+      post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: true, result }, transfer)
+    } catch (error) {
+      post(
+        {
+          v: PROTOCOL_VERSION,
+          type: 'reply',
+          id: req.id,
+          ok: false,
+          message: error instanceof Error ? error.message : String(error),
+        },
+        [],
+      )
+    }
+  }
+
+  const handle = async (req: LensRequest): Promise<void> => {
+    // Every handler awaits the same promise, so messages keep their arrival order.
+    const session = await ready
+    switch (req.type) {
+      case 'load-file':
+        void loadFile(session, req.loadId, req.file)
+        return
+      case 'load-begin':
+        activeLoad = req.loadId
+        live = req.live
+        fileLoad = false
+        session.begin(req.name, req.totalBytes)
+        sendProgress(session, req.loadId, true)
+        if (live) sendSummary(session, req.loadId)
+        return
+      case 'load-chunk':
+        if (req.loadId !== activeLoad || cancelled.has(req.loadId)) return
+        try {
+          session.push(new Uint8Array(req.bytes))
+        } catch (error) {
+          fail(session, req.loadId, error)
+          cancelled.add(req.loadId)
+          return
+        }
+        sendProgress(session, req.loadId, false)
+        if (live && Date.now() - lastSummaryAt >= PROGRESS_INTERVAL_MS) sendSummary(session, req.loadId)
+        return
+      case 'load-end':
+        if (req.loadId !== activeLoad || cancelled.has(req.loadId)) return
+        session.finish(false)
+        sendProgress(session, req.loadId, true)
+        sendSummary(session, req.loadId)
+        return
+      case 'cancel':
+        if (req.loadId !== activeLoad || cancelled.has(req.loadId)) return
+        cancelled.add(req.loadId)
+        // A file load notices the flag after its current slice; a stream is closed here with what parsed.
+        if (!fileLoad) {
+          session.finish(true)
+          sendSummary(session, req.loadId)
+        }
+        return
+      default:
+        answer(session, req)
+    }
+  }
+
+  return (data: unknown) => {
+    let req: LensRequest
+    try {
+      req = parseRequest(data)
+    } catch (error) {
+      console.error(error)
+      return
+    }
+    void handle(req)
+  }
+}

@@ -1,0 +1,147 @@
+/** LensSession against the real harness fixtures (read in place) and their `expected/` answers. */
+
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { LensSession } from './lens-session.ts'
+
+const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
+const present = existsSync(FIXTURES)
+if (!present && process.env.CI === 'true') {
+  throw new Error(`fixtures missing at ${FIXTURES}: CI needs the shared/ checkout next to this repository`)
+}
+if (!present) console.log(`lens-session.test: skipping fixture tests, ${FIXTURES} is missing`)
+
+interface Expected {
+  eventCount: number
+  nodes?: number[]
+  replacements?: { seq: number; start: number; end: number; shadowedSeqs: number[] }[]
+  messageCount?: number
+  foldError?: string
+  deriveError?: string
+}
+
+async function load(bytes: Uint8Array, name = 'test.jsonl', sliceBytes = 64 * 1024): Promise<LensSession> {
+  const session = await LensSession.create()
+  session.begin(name, bytes.length)
+  for (let offset = 0; offset < bytes.length; offset += sliceBytes) session.push(bytes.subarray(offset, offset + sliceBytes))
+  session.finish()
+  return session
+}
+
+const names = present ? readdirSync(FIXTURES).filter((n) => n.endsWith('.jsonl')) : []
+
+describe.skipIf(!present)('LensSession on the real fixtures', () => {
+  it.each(names)('%s matches the harness at the last event', async (name) => {
+    const expected = JSON.parse(readFileSync(`${FIXTURES}expected/${name.replace(/\.jsonl$/, '.json')}`, 'utf8')) as Expected
+    const session = await load(readFileSync(FIXTURES + name))
+    const summary = session.summary()
+    expect(summary.length).toBe(expected.eventCount)
+    if (expected.foldError !== undefined) {
+      expect(summary.firstViolation?.message).toBe(expected.foldError)
+      return
+    }
+    const state = session.stateAt(summary.length - 1)
+    expect(Array.from(state.surfaceSeqs)).toEqual(expected.nodes)
+    expect(summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs }))).toEqual(
+      expected.replacements,
+    )
+    expect(state.replacementCount).toBe(expected.replacements?.length)
+    if (expected.deriveError === undefined) expect(state.messageCount).toBe(expected.messageCount)
+  })
+
+  it('answers cursor queries on the replace fixture: before and after the replace', async () => {
+    const session = await load(readFileSync(`${FIXTURES}acp--agent-instructions--session.jsonl`))
+    const before = session.stateAt(16)
+    expect(Array.from(before.surfaceSeqs)).toContain(5)
+    expect(before.replacementCount).toBe(0)
+    const after = session.stateAt(17)
+    expect(Array.from(after.surfaceSeqs)).not.toContain(5)
+    expect(Array.from(after.surfaceSeqs)).toContain(17)
+    expect(after.replacementCount).toBe(1)
+
+    const [shadowed] = session.summaries([5])
+    expect(shadowed?.surface).toEqual({ enteredIndex: 5, shadowedBySeq: 17, shadowedAtIndex: 17 })
+    const [replacement] = session.summaries([17])
+    expect(replacement?.kind).toBe('replacement')
+    expect(replacement?.replace).toMatchObject({ start: 5, end: 5, kind: 'summary', shadowedCount: 1 })
+
+    // Counterparts: the shadowed message points at the replacement once it landed, at itself before.
+    expect(session.detail(5, 44)?.surfaceCounterpart).toBe(17)
+    expect(session.detail(5, 16)?.surfaceCounterpart).toBe(5)
+    expect(session.detail(17, 44)?.transcriptCounterparts).toEqual([5])
+    expect(session.detail(17, 44)?.replacement?.compactionId).toBe('workspace-context-fixture')
+  })
+
+  it('keeps chunk runs to one transcript row and lists message rows apart', async () => {
+    const session = await load(readFileSync(`${FIXTURES}acp--bash-tool-turn--session.jsonl`))
+    const last = session.summary().length - 1
+    const state = session.stateAt(last)
+    const all = session.transcriptRows('all', 0, state.allRowCount)
+    const messages = session.transcriptRows('messages', 0, state.messageRowCount)
+    expect(messages.rows.every((r) => r.kind === 'message')).toBe(true)
+    expect(all.rows.filter((r) => r.kind === 'chunk-run').every((r) => r.span >= 1)).toBe(true)
+    expect(all.rows.reduce((n, r) => n + r.span, 0)).toBe(last + 1)
+    const assistant = messages.summaries.find((s) => s.role === 'assistant')
+    expect(assistant?.reasoning.length).toBeGreaterThan(0)
+    expect(assistant?.toolCalls[0]?.name).toBe('bash')
+  })
+
+  it('labels upgraded legacy events and keeps their on-disk JSON', async () => {
+    const session = await load(readFileSync(`${FIXTURES}web--code-mode-round--session.jsonl`))
+    const summary = session.summary()
+    expect(summary.upgradedEvents).toBeGreaterThan(0)
+    const detail = session.detail(205, summary.length - 1)
+    expect(detail?.summary.upgraded).toBe(true)
+    expect(detail?.onDiskJson).not.toBeNull()
+    expect(detail?.summary.role).toBe('assistant')
+  })
+
+  it('decodes the zstd containers to the same state as the plain logs', async () => {
+    for (const name of readdirSync(`${FIXTURES}zstd`)) {
+      const zstd = await load(readFileSync(`${FIXTURES}zstd/${name}`), name)
+      const plain = await load(readFileSync(FIXTURES + name.replace(/\.zstd$/, '')))
+      const last = plain.summary().length - 1
+      expect(zstd.summary().encoding).toBe('zstd')
+      expect(Array.from(zstd.stateAt(last).surfaceSeqs)).toEqual(Array.from(plain.stateAt(last).surfaceSeqs))
+    }
+  })
+
+  it('reports a garbage line with its line number and keeps the rest', async () => {
+    const lines = readFileSync(`${FIXTURES}acp--bash-tool-turn--session.jsonl`, 'utf8').split('\n')
+    lines.splice(3, 0, '{not json at all')
+    const session = await load(new TextEncoder().encode(lines.join('\n')))
+    const summary = session.summary()
+    expect(summary.diagnosticCount).toBeGreaterThan(0)
+    expect(summary.diagnostics.some((d) => d.line === 4)).toBe(true)
+    expect(summary.length).toBeGreaterThan(10)
+  })
+})
+
+describe('LensSession without fixtures', () => {
+  it('reads a Blob in slices, and stops when told to', async () => {
+    const text = [
+      '{"type":"session","version":0,"id":"s","createdAt":0}',
+      '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}',
+      '',
+    ].join('\n')
+    const session = await LensSession.create()
+    session.begin('blob.jsonl', text.length)
+    expect(await session.loadBlob(new Blob([text]), () => true)).toBe(true)
+    session.finish()
+    expect(session.summary().length).toBe(1)
+    expect(session.stateAt(99).index).toBe(0)
+    session.begin('again.jsonl', text.length)
+    expect(await session.loadBlob(new Blob([text]), () => false)).toBe(false)
+    session.finish(true)
+    expect(session.summary()).toMatchObject({ length: 0, cancelled: true, name: 'again.jsonl' })
+  })
+
+  it('answers an empty log without throwing', async () => {
+    const session = await LensSession.create()
+    session.begin('empty', 0)
+    session.finish()
+    expect(session.stateAt(0)).toMatchObject({ index: -1, messageRowCount: 0 })
+    expect(session.summary().diagnosticCount).toBeGreaterThan(0)
+  })
+})

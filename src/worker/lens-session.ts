@@ -1,0 +1,412 @@
+/**
+ * The worker-side holder of one decoded log: a `LensLog` plus the answers the panes ask for. A plain class with
+ * no worker globals, so unit tests drive it in Node and a test harness can run it in-thread.
+ *
+ * Every answer is computed from the core's structures (`nodesAfter`, `RowList`, `replacements`); nothing here
+ * re-implements fold semantics. Events are addressed by index (= seq for a valid log).
+ */
+
+import {
+  DeriveOutcome,
+  LensLog,
+  RowKind,
+  deriveEventMessage,
+  isRecord,
+  loadContentChecksum,
+  rowKindOf,
+  type ContentChecksum,
+  type LogEvent,
+  type RowList,
+} from '../core/index.ts'
+import { chunkText, describeLogOnly, previewMessage } from './message-text.ts'
+import {
+  DIAGNOSTICS_MAX,
+  PREVIEW_MAX_CHARS,
+  RAW_JSON_MAX_CHARS,
+  type CursorSnapshot,
+  type EventDetail,
+  type EventSummary,
+  type LoadProgress,
+  type LogSummary,
+  type ReplacementInfo,
+  type RowKindName,
+  type TranscriptList,
+  type TranscriptRowRef,
+} from './protocol.ts'
+
+/** Slice size for reading a File: big enough to amortise the await, small enough to report progress smoothly. */
+export const READ_SLICE_BYTES = 2 * 1024 * 1024
+/** Chunk-run previews read at most this many members. */
+const CHUNK_PREVIEW_MEMBERS = 2000
+/** Counterpart lists for huge compactions are capped; the inspector says how many there are. */
+const COUNTERPARTS_MAX = 2000
+
+const KIND_NAMES: Record<number, RowKindName> = {
+  [RowKind.Message]: 'message',
+  [RowKind.LogOnly]: 'log-only',
+  [RowKind.ChunkRun]: 'chunk-run',
+  [RowKind.Replacement]: 'replacement',
+}
+
+const ROLE_OF: Record<string, EventSummary['role']> = {
+  'user/message': 'user',
+  'assistant/message': 'assistant',
+  'tool/result': 'tool',
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
+}
+
+export class LensSession {
+  private log: LensLog
+  private name = ''
+  private totalBytes: number | null = null
+  private startedAt = 0
+  private cancelled = false
+  private final = false
+  private readonly replacementInfos: ReplacementInfo[] = []
+  private readonly replacementBySeq = new Map<number, number>()
+  private readonly replacementByIndex = new Map<number, number>()
+  private seqIsIndexUntil = 0
+
+  private constructor(private readonly checksum: ContentChecksum) {
+    this.log = new LensLog({ checksum })
+  }
+
+  /** Loads the zstd checksum (WebAssembly) once, then gives an empty session. */
+  static async create(): Promise<LensSession> {
+    return new LensSession(await loadContentChecksum())
+  }
+
+  /** The underlying log, for tests and for the live feed. */
+  get lensLog(): LensLog {
+    return this.log
+  }
+
+  /** Drop the current log and start a new one (a second file replaces the first cleanly). */
+  begin(name: string, totalBytes: number | null): void {
+    this.log = new LensLog({ checksum: this.checksum })
+    this.name = name
+    this.totalBytes = totalBytes
+    this.startedAt = Date.now()
+    this.cancelled = false
+    this.final = false
+    this.replacementInfos.length = 0
+    this.replacementBySeq.clear()
+    this.replacementByIndex.clear()
+    this.seqIsIndexUntil = 0
+  }
+
+  push(bytes: Uint8Array): void {
+    this.log.push(bytes)
+  }
+
+  /** End of input; `cancelled` marks a load stopped early (what parsed so far stays inspectable). */
+  finish(cancelled = false): void {
+    this.log.finish()
+    this.cancelled = cancelled
+    this.final = true
+  }
+
+  /**
+   * Read a Blob (a dropped File) in slices, pushing each into the log.
+   * @param onSlice called after every slice; return false to stop (cancel).
+   * @returns whether the whole blob was read.
+   */
+  async loadBlob(blob: Blob, onSlice: () => boolean): Promise<boolean> {
+    for (let offset = 0; offset < blob.size; offset += READ_SLICE_BYTES) {
+      const bytes = new Uint8Array(await blob.slice(offset, offset + READ_SLICE_BYTES).arrayBuffer())
+      if (!onSlice()) return false
+      this.push(bytes)
+    }
+    return onSlice()
+  }
+
+  progress(): LoadProgress {
+    const p = this.log.progress
+    const seconds = Math.max(0.001, (Date.now() - this.startedAt) / 1000)
+    return {
+      inputBytes: p.inputBytes,
+      totalBytes: this.totalBytes,
+      events: p.events,
+      lines: p.lines,
+      bytesPerSecond: p.inputBytes / seconds,
+    }
+  }
+
+  summary(): LogSummary {
+    const log = this.log
+    const timeline = log.fold.timeline
+    this.syncReplacements()
+    const surfaceChangeIndices = new Int32Array(timeline.nodeCount)
+    for (let node = 0; node < timeline.nodeCount; node++) surfaceChangeIndices[node] = timeline.indexOf(node)
+    const diagnosticIndices = [...new Set(log.diagnostics.map((d) => d.index).filter((i): i is number => typeof i === 'number'))]
+    diagnosticIndices.sort((a, b) => a - b)
+    const first = log.fold.firstViolation
+    const last = log.length - 1
+    const lastSeq = last < 0 ? -1 : log.seqOf(last)
+    return {
+      name: this.name,
+      length: log.length,
+      lastSeq: typeof lastSeq === 'number' ? lastSeq : last,
+      header: log.header,
+      encoding: log.encoding,
+      strictLength: log.strictLength,
+      upgradedEvents: log.upgradedEvents,
+      diagnostics: log.diagnostics.slice(0, DIAGNOSTICS_MAX),
+      diagnosticCount: log.diagnostics.length,
+      firstViolation: first === undefined ? null : { index: first.index, seq: first.seq, message: first.message },
+      replacements: this.replacementInfos.slice(),
+      turnIndices: log.turnStarts.toArray(),
+      surfaceChangeIndices,
+      diagnosticIndices: Int32Array.from(diagnosticIndices),
+      seqIsIndex: this.seqIsIndex(),
+      final: this.final,
+      cancelled: this.cancelled,
+    }
+  }
+
+  /** The cursor state after folding events `0..index` (clamped to the log). */
+  stateAt(index: number): CursorSnapshot {
+    const log = this.log
+    const last = log.length - 1
+    const at = Math.max(-1, Math.min(Math.trunc(index), last))
+    if (at < 0) {
+      return {
+        index: -1,
+        seq: -1,
+        messageRowCount: 0,
+        allRowCount: 0,
+        messageCount: 0,
+        surfaceSeqs: new Float64Array(0),
+        surfaceIndices: new Int32Array(0),
+        replacementCount: 0,
+      }
+    }
+    const timeline = log.fold.timeline
+    const nodes = log.nodesAfter(at)
+    const surfaceSeqs = new Float64Array(nodes.length)
+    const surfaceIndices = new Int32Array(nodes.length)
+    let messageCount = 0
+    for (let k = 0; k < nodes.length; k++) {
+      const node = nodes[k] as number
+      surfaceSeqs[k] = timeline.seqOf(node)
+      surfaceIndices[k] = timeline.indexOf(node)
+      if (log.nodeDerives(node) === DeriveOutcome.Message) messageCount++
+    }
+    const seq = log.seqOf(at)
+    return {
+      index: at,
+      seq: typeof seq === 'number' ? seq : at,
+      messageRowCount: log.messageRows.countAt(at),
+      allRowCount: log.allRows.countAt(at),
+      messageCount,
+      surfaceSeqs,
+      surfaceIndices,
+      replacementCount: timeline.replacementsAfter(at),
+    }
+  }
+
+  transcriptRows(list: TranscriptList, from: number, to: number): { rows: TranscriptRowRef[]; summaries: EventSummary[] } {
+    const rows: RowList = list === 'all' ? this.log.allRows : this.log.messageRows
+    const refs: TranscriptRowRef[] = []
+    const summaries: EventSummary[] = []
+    for (let row = Math.max(0, from); row < Math.min(to, rows.length); row++) {
+      const ref: TranscriptRowRef = {
+        row,
+        index: rows.index.get(row),
+        kind: KIND_NAMES[rows.kind.get(row)] ?? 'log-only',
+        span: rows.span.get(row),
+      }
+      refs.push(ref)
+      const summary = this.summarize(ref.index, ref.span)
+      if (summary !== null) summaries.push(summary)
+    }
+    return { rows: refs, summaries }
+  }
+
+  summaries(indices: readonly number[]): EventSummary[] {
+    return indices.map((i) => this.summarize(i, 1)).filter((s): s is EventSummary => s !== null)
+  }
+
+  /** Event index holding `seq`, or -1. */
+  indexOfSeq(seq: number): number {
+    const log = this.log
+    if (this.seqIsIndex()) return seq >= 0 && seq < log.length ? seq : -1
+    const node = log.fold.timeline.findNode(seq)
+    if (node !== -1) return log.fold.timeline.indexOf(node)
+    for (let i = 0; i < log.length; i++) if (log.seqOf(i) === seq) return i
+    return -1
+  }
+
+  detail(index: number, cursor: number): EventDetail | null {
+    const log = this.log
+    const summary = this.summarize(index, 1)
+    const event = log.event(index)
+    if (summary === null || event === undefined) return null
+    this.syncReplacements()
+    const timeline = log.fold.timeline
+    const node = this.nodeOf(index)
+    let surfaceCounterpart: number | null = null
+    for (let n = node; n !== -1;) {
+      if (timeline.indexOf(n) > cursor) break
+      const by = timeline.shadowedBy(n)
+      if (by === -1 || timeline.indexOf(by) > cursor) {
+        surfaceCounterpart = timeline.seqOf(n)
+        break
+      }
+      n = by
+    }
+    const replacementNo = this.replacementByIndex.get(index)
+    const replacement = replacementNo === undefined ? null : (this.replacementInfos[replacementNo] ?? null)
+    const transcriptCounterparts: number[] = []
+    if (replacement !== null) this.collectCovered(replacement, transcriptCounterparts)
+    else if (summary.kind === 'message' && summary.seq !== null) transcriptCounterparts.push(summary.seq)
+    const sources = Array.isArray(event.sourceEventSeqs)
+      ? event.sourceEventSeqs.filter((s): s is number => typeof s === 'number')
+      : []
+    const raw = log.isUpgraded(index) ? log.rawEvent(index) : undefined
+    return {
+      summary,
+      rawJson: clip(JSON.stringify(event, null, 2) ?? String(event), RAW_JSON_MAX_CHARS),
+      onDiskJson: raw === undefined ? null : clip(JSON.stringify(raw, null, 2) ?? String(raw), RAW_JSON_MAX_CHARS),
+      surfaceOp: event.surfaceOp === undefined ? null : JSON.stringify(event.surfaceOp),
+      sourceEventSeqs: sources,
+      enteredSeq: node === -1 ? null : timeline.seqOf(node),
+      shadowedAtSeq: summary.surface?.shadowedBySeq ?? null,
+      surfaceCounterpart,
+      transcriptCounterparts,
+      replacement,
+      diagnostics: log.diagnostics.filter((d) => d.index === index).slice(0, 100),
+    }
+  }
+
+  /** Leaf transcript seqs a replacement stands for, through nested replacements. */
+  private collectCovered(replacement: ReplacementInfo, out: number[]): void {
+    for (const seq of replacement.shadowedSeqs) {
+      if (out.length >= COUNTERPARTS_MAX) return
+      const nested = this.replacementBySeq.get(seq)
+      const info = nested === undefined ? undefined : this.replacementInfos[nested]
+      if (info !== undefined) this.collectCovered(info, out)
+      else out.push(seq)
+    }
+  }
+
+  /** The surface node entered by event `index`, or -1 (log-only events, skipped events). */
+  private nodeOf(index: number): number {
+    const seq = this.log.seqOf(index)
+    if (typeof seq !== 'number') return -1
+    const timeline = this.log.fold.timeline
+    const node = timeline.findNode(seq)
+    return node !== -1 && timeline.indexOf(node) === index ? node : -1
+  }
+
+  private seqIsIndex(): boolean {
+    const log = this.log
+    for (; this.seqIsIndexUntil < log.length; this.seqIsIndexUntil++) {
+      if (log.seqOf(this.seqIsIndexUntil) !== this.seqIsIndexUntil) return false
+    }
+    return true
+  }
+
+  /** Mirror new core replacements (with their links) into protocol objects, once each. */
+  private syncReplacements(): void {
+    const log = this.log
+    const all = log.fold.timeline.replacements
+    for (let k = this.replacementInfos.length; k < all.length; k++) {
+      const r = all[k]
+      if (r === undefined) break
+      const link = log.replacementLinks[k]
+      this.replacementInfos.push({
+        seq: r.seq,
+        index: r.index,
+        start: r.start,
+        end: r.end,
+        shadowedSeqs: r.shadowedSeqs,
+        sourceEventSeqs: r.sourceEventSeqs,
+        kind: link?.kind ?? 'other',
+        compactionId: link?.compactionId ?? null,
+        shadowedIsReplacement: r.shadowedSeqs.map((s) => this.replacementBySeq.has(s)),
+      })
+      this.replacementBySeq.set(r.seq, k)
+      this.replacementByIndex.set(r.index, k)
+    }
+  }
+
+  private summarize(index: number, span: number): EventSummary | null {
+    const log = this.log
+    if (index < 0 || index >= log.length) return null
+    const event = log.event(index)
+    const seqValue = log.seqOf(index)
+    const seq = typeof seqValue === 'number' ? seqValue : null
+    const packed = log.isPacked(index)
+    const base = { index, seq, line: log.lineOf(index), upgraded: log.isUpgraded(index), packed, span }
+    if (!isRecord(event)) {
+      const text = clip(JSON.stringify(event) ?? String(event), PREVIEW_MAX_CHARS)
+      return {
+        ...base,
+        type: '(not an object)',
+        kind: 'log-only',
+        role: null,
+        text,
+        reasoning: '',
+        toolCalls: [],
+        truncated: false,
+        replace: null,
+        surface: null,
+        derives: false,
+        deriveError: null,
+      }
+    }
+    const type = typeof event.type === 'string' ? event.type : `(${typeof event.type})`
+    const kind = KIND_NAMES[rowKindOf(event)] ?? 'log-only'
+    this.syncReplacements()
+    const node = this.nodeOf(index)
+    const timeline = log.fold.timeline
+    let surface: EventSummary['surface'] = null
+    if (node !== -1) {
+      const by = timeline.shadowedBy(node)
+      surface = {
+        enteredIndex: index,
+        shadowedBySeq: by === -1 ? null : timeline.seqOf(by),
+        shadowedAtIndex: by === -1 ? null : timeline.indexOf(by),
+      }
+    }
+    const replacementNo = this.replacementByIndex.get(index)
+    const r = replacementNo === undefined ? undefined : this.replacementInfos[replacementNo]
+    const replace = r === undefined ? null : { start: r.start, end: r.end, kind: r.kind, shadowedCount: r.shadowedSeqs.length }
+    const common = {
+      ...base,
+      type,
+      kind,
+      surface,
+      replace,
+      derives: node !== -1 && log.nodeDerives(node) === DeriveOutcome.Message,
+      deriveError: node === -1 ? null : (log.nodeDeriveError(node) ?? null),
+    }
+    const role = ROLE_OF[type] ?? null
+    if (role !== null) {
+      let message: unknown
+      try {
+        message = deriveEventMessage(event)
+      } catch {
+        message = type === 'assistant/message' && isRecord(event.data) ? event.data : undefined
+      }
+      // An empty max-tokens assistant message derives nothing; preview its data's own content then.
+      if (message === null && isRecord(event.data)) message = event.data['message']
+      const preview = previewMessage(message)
+      return { ...common, role, ...preview }
+    }
+    if (kind === 'chunk-run') return { ...common, role: null, ...this.chunkPreview(index, span) }
+    return { ...common, role: null, text: describeLogOnly(event as LogEvent), reasoning: '', toolCalls: [], truncated: false }
+  }
+
+  private chunkPreview(index: number, span: number): { text: string; reasoning: string; toolCalls: []; truncated: boolean } {
+    let text = ''
+    const members = Math.min(span, CHUNK_PREVIEW_MEMBERS)
+    for (let k = 0; k < members && text.length < PREVIEW_MAX_CHARS; k++) text += chunkText(this.log.event(index + k))
+    const truncated = text.length > PREVIEW_MAX_CHARS || members < span
+    return { text: text.slice(0, PREVIEW_MAX_CHARS), reasoning: '', toolCalls: [], truncated }
+  }
+}

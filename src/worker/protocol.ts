@@ -1,0 +1,236 @@
+/**
+ * The typed protocol between the main thread and the lens worker: versioned request and response unions,
+ * and the one place where an inbound message is checked (`parseRequest` / `parseResponse`).
+ *
+ * Trust: the log's content is untrusted, but it never travels as markup; every string here is rendered as text.
+ * Messages themselves come from our own code on the other side of `postMessage`, so the parsers check the shape
+ * only as far as dispatch needs (type, version, ids) and reject anything else loudly.
+ */
+
+import type { Diagnostic, LogEncoding, ReplacementKind, SessionHeader } from '../core/index.ts'
+
+/** Bumped whenever a message shape changes; both sides refuse a mismatch. */
+export const PROTOCOL_VERSION = 1
+
+/** Longest text preview a row summary carries (characters); the inspector has the full JSON. */
+export const PREVIEW_MAX_CHARS = 4096
+/** Longest raw JSON the inspector is sent (characters); larger events are cut with a note. */
+export const RAW_JSON_MAX_CHARS = 256 * 1024
+/** Diagnostics shipped with a summary; the total count is always exact. */
+export const DIAGNOSTICS_MAX = 5000
+
+/** Which transcript list: message rows only, or every row (log-only events and chunk runs too). */
+export type TranscriptList = 'messages' | 'all'
+
+export type RowKindName = 'message' | 'log-only' | 'chunk-run' | 'replacement'
+
+export interface LoadProgress {
+  readonly inputBytes: number
+  /** Size of the source when known (a File, or a response with Content-Length), else null. */
+  readonly totalBytes: number | null
+  readonly events: number
+  readonly lines: number
+  /** Input bytes per second since the load started. */
+  readonly bytesPerSecond: number
+}
+
+export interface ReplacementInfo {
+  readonly seq: number
+  readonly index: number
+  readonly start: number
+  readonly end: number
+  readonly shadowedSeqs: readonly number[]
+  readonly sourceEventSeqs: readonly number[]
+  readonly kind: ReplacementKind
+  readonly compactionId: string | null
+  /** Whether each shadowed seq is itself a replacement node (nesting), aligned with `shadowedSeqs`. */
+  readonly shadowedIsReplacement: readonly boolean[]
+}
+
+/** What the main thread keeps about a loaded log: counts and marks, never the events. */
+export interface LogSummary {
+  readonly name: string
+  readonly length: number
+  /** Seq of the last event (for the timeline's `data-max`), or -1 when empty. */
+  readonly lastSeq: number
+  readonly header: SessionHeader | null
+  readonly encoding: LogEncoding | null
+  readonly strictLength: number
+  readonly upgradedEvents: number
+  readonly diagnostics: readonly Diagnostic[]
+  readonly diagnosticCount: number
+  /** The harness's first fold violation, when it would reject the log. */
+  readonly firstViolation: { readonly index: number; readonly seq: unknown; readonly message: string } | null
+  readonly replacements: readonly ReplacementInfo[]
+  /** Event indices of turn starts, surface changes (node entries) and diagnostics, each sorted. */
+  readonly turnIndices: Int32Array
+  readonly surfaceChangeIndices: Int32Array
+  readonly diagnosticIndices: Int32Array
+  /** Whether seq === index for every event (a valid log), so seqs and indices convert for free. */
+  readonly seqIsIndex: boolean
+  /** False while a live source is still appending. */
+  readonly final: boolean
+  readonly cancelled: boolean
+}
+
+/** The state as of one cursor: small, so a drag can ask for it every frame. */
+export interface CursorSnapshot {
+  readonly index: number
+  readonly seq: number
+  /** Transcript rows at the cursor: message rows only, and every row (log-only shown). */
+  readonly messageRowCount: number
+  readonly allRowCount: number
+  readonly messageCount: number
+  /** Surface nodes at the cursor in model order: seq, event index where it entered. */
+  readonly surfaceSeqs: Float64Array
+  readonly surfaceIndices: Int32Array
+  /** Replacements folded at or before the cursor (a prefix of `LogSummary.replacements`). */
+  readonly replacementCount: number
+}
+
+export interface ToolCallPreview {
+  readonly name: string
+  readonly args: string
+}
+
+/** A compact, cursor-independent view of one event, cached on the main thread by event index. */
+export interface EventSummary {
+  readonly index: number
+  readonly seq: number | null
+  readonly line: number
+  readonly type: string
+  readonly kind: RowKindName
+  /** Role of the derived message (user / assistant / tool), or null for a log-only event. */
+  readonly role: 'user' | 'assistant' | 'tool' | null
+  readonly text: string
+  readonly reasoning: string
+  readonly toolCalls: readonly ToolCallPreview[]
+  readonly truncated: boolean
+  readonly upgraded: boolean
+  readonly packed: boolean
+  /** Events this row stands for (a chunk run spans many). */
+  readonly span: number
+  /** Set for a replacement event: the declared range and how it is linked. */
+  readonly replace: {
+    readonly start: number
+    readonly end: number
+    readonly kind: ReplacementKind
+    readonly shadowedCount: number
+  } | null
+  /** Surface facts: index where the node entered, the seq/index of the node that shadowed it (or null). */
+  readonly surface: {
+    readonly enteredIndex: number
+    readonly shadowedBySeq: number | null
+    readonly shadowedAtIndex: number | null
+  } | null
+  /** Whether the node derives a model message (false: e.g. an empty max-tokens assistant message). */
+  readonly derives: boolean
+  readonly deriveError: string | null
+}
+
+export interface TranscriptRowRef {
+  readonly row: number
+  readonly index: number
+  readonly kind: RowKindName
+  readonly span: number
+}
+
+/** Everything the inspector shows for one event, as of a cursor. */
+export interface EventDetail {
+  readonly summary: EventSummary
+  readonly rawJson: string
+  readonly onDiskJson: string | null
+  readonly surfaceOp: string | null
+  readonly sourceEventSeqs: readonly number[]
+  readonly enteredSeq: number | null
+  readonly shadowedAtSeq: number | null
+  /** Surface node (seq) covering this event at the cursor: itself, or the replacement that swallowed it. */
+  readonly surfaceCounterpart: number | null
+  /** Transcript seqs this event stands for at the cursor (itself, or what a replacement covers). Capped. */
+  readonly transcriptCounterparts: readonly number[]
+  readonly replacement: ReplacementInfo | null
+  readonly diagnostics: readonly Diagnostic[]
+}
+
+type Envelope = { readonly v: typeof PROTOCOL_VERSION }
+type Query = Envelope & { readonly id: number }
+
+/** Main thread -> worker. Load messages carry a `loadId` so stale chunks of a replaced load are dropped. */
+export type LensRequest =
+  | (Envelope & { readonly type: 'load-file'; readonly loadId: number; readonly file: File })
+  | (Envelope & {
+      readonly type: 'load-begin'
+      readonly loadId: number
+      readonly name: string
+      readonly totalBytes: number | null
+      readonly live: boolean
+    })
+  | (Envelope & { readonly type: 'load-chunk'; readonly loadId: number; readonly bytes: ArrayBuffer })
+  | (Envelope & { readonly type: 'load-end'; readonly loadId: number })
+  | (Envelope & { readonly type: 'cancel'; readonly loadId: number })
+  | (Query & { readonly type: 'state-at'; readonly index: number })
+  | (Query & { readonly type: 'transcript-rows'; readonly list: TranscriptList; readonly from: number; readonly to: number })
+  | (Query & { readonly type: 'summaries'; readonly indices: readonly number[] })
+  | (Query & { readonly type: 'detail'; readonly index: number; readonly cursor: number })
+  | (Query & { readonly type: 'index-of-seq'; readonly seq: number })
+
+export type QueryRequest = Extract<LensRequest, { id: number }>
+
+export interface QueryResults {
+  'state-at': CursorSnapshot
+  'transcript-rows': { readonly rows: readonly TranscriptRowRef[]; readonly summaries: readonly EventSummary[] }
+  summaries: readonly EventSummary[]
+  detail: EventDetail | null
+  'index-of-seq': number
+}
+
+/** Worker -> main thread. */
+export type LensResponse =
+  | (Envelope & { readonly type: 'progress'; readonly loadId: number; readonly progress: LoadProgress })
+  | (Envelope & { readonly type: 'summary'; readonly loadId: number; readonly summary: LogSummary })
+  | (Envelope & {
+      readonly type: 'load-failed'
+      readonly loadId: number
+      readonly message: string
+      readonly summary: LogSummary | null
+    })
+  | (Envelope & { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown })
+  | (Envelope & { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly message: string })
+
+const REQUEST_TYPES = new Set([
+  'load-file',
+  'load-begin',
+  'load-chunk',
+  'load-end',
+  'cancel',
+  'state-at',
+  'transcript-rows',
+  'summaries',
+  'detail',
+  'index-of-seq',
+])
+const RESPONSE_TYPES = new Set(['progress', 'summary', 'load-failed', 'reply'])
+
+function envelopeType(data: unknown, known: Set<string>, side: string): string {
+  if (typeof data !== 'object' || data === null) throw new Error(`${side}: message is not an object`)
+  const { v, type } = data as { v?: unknown; type?: unknown }
+  if (v !== PROTOCOL_VERSION) throw new Error(`${side}: protocol version ${String(v)}, expected ${PROTOCOL_VERSION}`)
+  if (typeof type !== 'string' || !known.has(type)) throw new Error(`${side}: unknown message type ${String(type)}`)
+  return type
+}
+
+/** Check an inbound worker message once, at the boundary. Throws on anything that is not a request. */
+export function parseRequest(data: unknown): LensRequest {
+  envelopeType(data, REQUEST_TYPES, 'lens worker')
+  const id = (data as { id?: unknown }).id
+  const type = (data as { type: string }).type
+  if (!type.startsWith('load') && type !== 'cancel' && typeof id !== 'number')
+    throw new Error(`lens worker: ${type} without an id`)
+  return data as LensRequest
+}
+
+/** Check an inbound main-thread message once, at the boundary. */
+export function parseResponse(data: unknown): LensResponse {
+  envelopeType(data, RESPONSE_TYPES, 'lens client')
+  return data as LensResponse
+}

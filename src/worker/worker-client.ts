@@ -1,0 +1,159 @@
+/**
+ * Main-thread proxy for the lens worker: request ids for queries, load ids for sources, transfer lists, and
+ * coalescing of cursor queries (while a drag runs only the latest outstanding `state-at` is kept).
+ * `createInThreadClient` runs the same host in this thread for unit and component tests.
+ */
+
+import { createLensHost } from './lens-host.ts'
+import {
+  PROTOCOL_VERSION,
+  parseResponse,
+  type CursorSnapshot,
+  type LensRequest,
+  type LensResponse,
+  type QueryRequest,
+  type QueryResults,
+} from './protocol.ts'
+
+type QueryType = QueryRequest['type']
+type QueryArgs<T extends QueryType> = Omit<Extract<QueryRequest, { type: T }>, 'v' | 'id' | 'type'>
+
+/** Load-level events the store listens to (progress, summaries, failures) plus coalesced snapshots. */
+export type ClientEvent =
+  Extract<LensResponse, { loadId: number }> | { readonly type: 'snapshot'; readonly snapshot: CursorSnapshot }
+
+export interface LensClient {
+  /** Read a File in the worker; returns the load id. */
+  loadFile(file: File): number
+  /** Start a byte stream (a fetched URL, or a live source); feed it with `pushChunk`, close with `endStream`. */
+  beginStream(name: string, totalBytes: number | null, live: boolean): number
+  pushChunk(loadId: number, bytes: Uint8Array): void
+  endStream(loadId: number): void
+  cancel(loadId: number): void
+  query<T extends QueryType>(type: T, args: QueryArgs<T>): Promise<QueryResults[T]>
+  /** Ask for the cursor state; answers arrive as `snapshot` events, superseded requests are dropped. */
+  requestState(index: number): void
+  subscribe(listener: (event: ClientEvent) => void): () => void
+  dispose(): void
+}
+
+interface Port {
+  post(message: LensRequest, transfer: Transferable[]): void
+  close(): void
+}
+
+function createClient(connect: (receive: (data: unknown) => void) => Port): LensClient {
+  let nextId = 1
+  let nextLoad = 1
+  const pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>()
+  const listeners = new Set<(event: ClientEvent) => void>()
+  let stateInFlight = false
+  let stateWanted: number | null = null
+  const emit = (event: ClientEvent): void => listeners.forEach((l) => l(event))
+
+  const port = connect((data) => {
+    let message: LensResponse
+    try {
+      message = parseResponse(data)
+    } catch (error) {
+      console.error(error)
+      return
+    }
+    if (message.type !== 'reply') return emit(message)
+    const waiter = pending.get(message.id)
+    pending.delete(message.id)
+    if (message.ok) waiter?.resolve(message.result as never)
+    else waiter?.reject(new Error(message.message))
+  })
+
+  const query = <T extends QueryType>(type: T, args: QueryArgs<T>): Promise<QueryResults[T]> => {
+    const id = nextId++
+    return new Promise<QueryResults[T]>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: never) => void, reject })
+      port.post({ v: PROTOCOL_VERSION, id, type, ...args } as unknown as LensRequest, [])
+    })
+  }
+
+  const pumpState = (): void => {
+    if (stateInFlight || stateWanted === null) return
+    const index = stateWanted
+    stateWanted = null
+    stateInFlight = true
+    query('state-at', { index })
+      .then((snapshot) => {
+        // A newer cursor is already queued: this answer is stale, skip publishing it.
+        if (stateWanted === null) emit({ type: 'snapshot', snapshot })
+      })
+      .catch((error: unknown) => console.error(error))
+      .finally(() => {
+        stateInFlight = false
+        pumpState()
+      })
+  }
+
+  return {
+    loadFile(file) {
+      const loadId = nextLoad++
+      // A File is a handle to the bytes, not the bytes: cloning it is cheap and the worker slices it itself.
+      port.post({ v: PROTOCOL_VERSION, type: 'load-file', loadId, file }, [])
+      return loadId
+    },
+    beginStream(name, totalBytes, live) {
+      const loadId = nextLoad++
+      port.post({ v: PROTOCOL_VERSION, type: 'load-begin', loadId, name, totalBytes, live }, [])
+      return loadId
+    },
+    pushChunk(loadId, bytes) {
+      // Transfer, do not copy: the main thread never reads a chunk again, and a log can be hundreds of MB.
+      // A view into a larger buffer is copied first so we never detach memory someone else still uses.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+      const buffer = own ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer
+      port.post({ v: PROTOCOL_VERSION, type: 'load-chunk', loadId, bytes: buffer }, [buffer])
+    },
+    endStream(loadId) {
+      port.post({ v: PROTOCOL_VERSION, type: 'load-end', loadId }, [])
+    },
+    cancel(loadId) {
+      port.post({ v: PROTOCOL_VERSION, type: 'cancel', loadId }, [])
+    },
+    query,
+    requestState(index) {
+      stateWanted = index
+      pumpState()
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    dispose() {
+      listeners.clear()
+      pending.forEach((w) => w.reject(new Error('lens client disposed')))
+      pending.clear()
+      port.close()
+    },
+  }
+}
+
+/** The production client: a module worker running `lens.worker.ts`. */
+export function createWorkerClient(): LensClient {
+  return createClient((receive) => {
+    const worker = new Worker(new URL('./lens.worker.ts', import.meta.url), { type: 'module', name: 'dsh-lens' })
+    worker.onmessage = (event: MessageEvent<unknown>) => receive(event.data)
+    worker.onerror = (event) => console.error('lens worker error', event.message)
+    return { post: (message, transfer) => worker.postMessage(message, transfer), close: () => worker.terminate() }
+  })
+}
+
+/** Same protocol, same host, no worker: for tests (messages still go through a macrotask, as with a worker). */
+export function createInThreadClient(): LensClient {
+  return createClient((receive) => {
+    let open = true
+    const handle = createLensHost((message) => setTimeout(() => open && receive(message), 0))
+    return {
+      post: (message) => setTimeout(() => open && handle(message), 0),
+      close: () => {
+        open = false
+      },
+    }
+  })
+}
