@@ -1,0 +1,143 @@
+// The generator's contract: logs the harness's own fold accepts, that our LensLog folds identically,
+// with the replace shapes the demo must show and the chunk share of real sessions.
+import { describe, expect, it } from 'vitest'
+import { foldSurface } from '@deepseek-ai/dsh-session/surface'
+import { expandPackedRow, LensLog, loadContentChecksum, type PackedRow } from '../index.ts'
+import {
+  demoSessionJsonl,
+  generatePreset,
+  generateSession,
+  presetOptions,
+  toJsonl,
+  type GeneratedEvent,
+  type GeneratedSession,
+} from './index.ts'
+
+function expand(session: GeneratedSession): GeneratedEvent[] {
+  const out: GeneratedEvent[] = []
+  for (const batch of session.batches) {
+    for (const record of batch) {
+      if ('seq0' in record) out.push(...(expandPackedRow(record as PackedRow) as unknown as GeneratedEvent[]))
+      else out.push(record)
+    }
+  }
+  return out
+}
+
+async function lensLogOf(session: GeneratedSession): Promise<LensLog> {
+  const log = new LensLog({ checksum: await loadContentChecksum() })
+  log.push(new TextEncoder().encode(toJsonl(session)))
+  log.finish()
+  return log
+}
+
+type HarnessEvents = Parameters<typeof foldSurface>[0]
+
+const cases = [
+  ['demo', 1],
+  ['demo', 7],
+  ['demo', 42],
+  ['10k', 1],
+  ['10k', 2],
+] as const
+
+describe('generateSession', () => {
+  for (const [preset, seed] of cases) {
+    it(`${preset} seed ${seed}: the harness accepts it and LensLog folds it identically`, async () => {
+      const session = generatePreset(preset, seed)
+      const events = expand(session)
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i))
+      expect(session.eventCount).toBe(events.length)
+      const harness = foldSurface(events as unknown as HarnessEvents)
+      const log = await lensLogOf(session)
+      expect(log.diagnostics).toEqual([])
+      expect(log.fold.firstViolation).toBeUndefined()
+      expect(log.length).toBe(events.length)
+      expect(log.strictLength).toBe(events.length)
+      expect(log.surfaceSeqsAfter(log.length - 1)).toEqual(harness.nodes)
+      const ours = log
+        .replacementsAfter(log.length - 1)
+        .map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: [...r.shadowedSeqs] }))
+      expect(ours).toEqual(harness.replacements)
+      expect(harness.replacements.length).toBeGreaterThan(0)
+    })
+  }
+
+  it('packing is lossless: packed rows expand to exactly the unpacked events', () => {
+    for (const preset of ['demo', '10k'] as const) {
+      const packed = generatePreset(preset, 3)
+      const plain = generateSession({ ...presetOptions(preset, 3), pack: false })
+      expect(plain.batches.flat().some((r) => 'seq0' in r)).toBe(false)
+      expect(JSON.stringify(expand(packed))).toBe(JSON.stringify(expand(plain)))
+      expect(packed.batches.length).toBe(plain.batches.length)
+    }
+  })
+
+  it('is reproducible from its seed', () => {
+    expect(demoSessionJsonl()).toBe(demoSessionJsonl())
+    expect(toJsonl(generatePreset('demo', 1))).not.toBe(toJsonl(generatePreset('demo', 2)))
+  })
+
+  it('writes the header and envelopes with the harness key order', () => {
+    const session = generatePreset('demo', 7)
+    expect(Object.keys(session.header)).toEqual(['type', 'version', 'id', 'createdAt', 'cwd', 'delegationDepth'])
+    for (const record of session.batches.flat()) {
+      const keys = Object.keys(record)
+      if ('seq0' in record) {
+        expect(keys).toEqual(['type', 'seq0', 'time0', 'data'])
+        const dataKeys = Object.keys(record.data)
+        expect(dataKeys.slice(0, 4)).toEqual(['turn', 'step', 'index', 'dt'])
+      } else {
+        const order = ['type', 'seq', 'time', 'data', 'sourceEventSeqs', 'surfaceOp']
+        expect(keys).toEqual(order.filter((k) => keys.includes(k)))
+      }
+    }
+    expect(session.batches.every((b) => b.length > 0)).toBe(true)
+  })
+
+  it('the demo has nested summaries, prunes and an empty max-tokens message', () => {
+    const session = generatePreset('demo', 7)
+    const events = expand(session)
+    const { replacements } = foldSurface(events as unknown as HarnessEvents)
+    expect(replacements.length).toBeGreaterThanOrEqual(3)
+    const replacementSeqs = new Set(replacements.map((r) => r.seq))
+    expect(replacements.some((r) => r.shadowedSeqs.some((s) => replacementSeqs.has(s)))).toBe(true)
+    const byType = (type: string): GeneratedEvent[] => events.filter((e) => e.type === type)
+    const prunes = byType('compaction/prune')
+    expect(prunes.length).toBeGreaterThanOrEqual(1)
+    for (const prune of prunes) {
+      const next = events[prune.seq + 1] as GeneratedEvent
+      expect(next.type).toBe('tool/result')
+      expect(next.surfaceOp).toMatchObject({ op: 'replace' })
+    }
+    for (const summary of byType('compaction/summary')) {
+      const checkpoint = events[summary.seq + 1] as GeneratedEvent
+      expect(checkpoint.type).toBe('user/message')
+      expect(checkpoint.sourceEventSeqs?.[1]).toBe(summary.seq)
+      expect(events[summary.seq + 2]?.type).toBe('compaction/end')
+    }
+    const empty = byType('assistant/message').filter(
+      (e) => (e.data as { message: { content: unknown[] } }).message.content.length === 0,
+    )
+    expect(empty.length).toBeGreaterThanOrEqual(1)
+    const after = events.slice((empty[0] as GeneratedEvent).seq).find((e) => e.type === 'turn/end')
+    expect(after?.data).toMatchObject({ reason: { kind: 'max-tokens' } })
+    expect(events.length).toBeGreaterThan(200)
+    expect(events.length).toBeLessThan(1500)
+  })
+
+  it('10k: about 96% of events are delta chunks, and a few tool results are large', () => {
+    const session = generatePreset('10k', 1)
+    const events = expand(session)
+    const deltas = events.filter((e) => {
+      if (e.type !== 'assistant/chunk') return false
+      const kind = (e.data as { chunk: { type: string } }).chunk.type
+      return kind === 'text-delta' || kind === 'reasoning-delta' || kind === 'tool-call-delta'
+    }).length
+    const share = deltas / events.length
+    expect(share).toBeGreaterThan(0.93)
+    expect(share).toBeLessThan(0.985)
+    const resultBytes = events.filter((e) => e.type === 'tool/result').map((e) => JSON.stringify(e.data).length)
+    expect(Math.max(...resultBytes)).toBeGreaterThan(500_000)
+  })
+})

@@ -1,0 +1,58 @@
+/** Knobs of the generator, with defaults tuned to the shape of real sessions (~96% delta chunks). */
+
+export interface GenerateOptions {
+  readonly seed: number
+  /** Keep adding whole turns until the log holds at least this many events. */
+  readonly targetEvents: number
+  readonly createdAt?: number
+  /** A summarizing compaction every N turns (0: never). */
+  readonly compactionEveryTurns?: number
+  /** A tool-result prune every N turns (0: never). */
+  readonly pruneEveryTurns?: number
+  /** Tool results at least this big are prune candidates. */
+  readonly pruneMinBytes?: number
+  /** A turn that ends on an empty max-tokens step every N turns (0: never). */
+  readonly maxTokensEveryTurns?: number
+  /** A request/header change every N turns (0: never). */
+  readonly headerChangeEveryTurns?: number
+  readonly stepsPerTurn?: readonly [number, number]
+  /** Median tokens in a step's reasoning block. */
+  readonly reasoningTokens?: number
+  /** Median tokens in a final answer. */
+  readonly textTokens?: number
+  readonly toolResultMedianBytes?: number
+  readonly toolResultMaxBytes?: number
+  /** Every N-th tool result is a huge one (0: never); a few of these keep multi-megabyte lines in the log. */
+  readonly hugeToolResultEvery?: number
+  readonly hugeToolResultBytes?: number
+  /** assistant/message.sourceEventSeqs lists the step's chunk seqs (as the agent loop does) instead of []. */
+  readonly chunkSources?: boolean
+  /** Write-behind window: one batch (one zstd frame) per window. */
+  readonly batchWindowMs?: number
+  /** Pack delta runs into rows, as the harness does by default. */
+  readonly pack?: boolean
+}
+
+export type ResolvedOptions = Required<GenerateOptions>
+
+export function resolveOptions(options: GenerateOptions): ResolvedOptions {
+  return {
+    createdAt: 1_786_000_000_000,
+    compactionEveryTurns: 30,
+    pruneEveryTurns: 12,
+    pruneMinBytes: 8_000,
+    maxTokensEveryTurns: 50,
+    headerChangeEveryTurns: 40,
+    stepsPerTurn: [2, 8],
+    reasoningTokens: 160,
+    textTokens: 220,
+    toolResultMedianBytes: 3_000,
+    toolResultMaxBytes: 400_000,
+    hugeToolResultEvery: 400,
+    hugeToolResultBytes: 3_000_000,
+    chunkSources: true,
+    batchWindowMs: 200,
+    pack: true,
+    ...options,
+  }
+}

@@ -1,0 +1,41 @@
+/** Named generator presets: the demo log and the three benchmark sizes (10k, 280k, 1.3M events). */
+
+import type { GenerateOptions } from './options.ts'
+
+export type PresetName = 'demo' | '10k' | '280k' | '1.3M'
+
+export const PRESET_NAMES: readonly PresetName[] = ['demo', '10k', '280k', '1.3M']
+
+const PRESETS: Record<PresetName, Omit<GenerateOptions, 'seed'>> = {
+  // A few hundred events that still show every replace shape: several summaries (one nested), prunes, max tokens.
+  demo: {
+    targetEvents: 500,
+    compactionEveryTurns: 2,
+    pruneEveryTurns: 3,
+    pruneMinBytes: 600,
+    maxTokensEveryTurns: 4,
+    headerChangeEveryTurns: 5,
+    stepsPerTurn: [1, 3],
+    reasoningTokens: 6,
+    textTokens: 10,
+    toolResultMedianBytes: 700,
+    toolResultMaxBytes: 6_000,
+    hugeToolResultEvery: 0,
+  },
+  '10k': {
+    targetEvents: 10_000,
+    stepsPerTurn: [1, 4],
+    compactionEveryTurns: 4,
+    pruneEveryTurns: 3,
+    maxTokensEveryTurns: 7,
+    hugeToolResultEvery: 10,
+    hugeToolResultBytes: 1_000_000,
+  },
+  '280k': { targetEvents: 280_000 },
+  // The representative large session: 1.3M events, ~97 MiB of plaintext.
+  '1.3M': { targetEvents: 1_300_000, compactionEveryTurns: 40, toolResultMedianBytes: 2_200 },
+}
+
+export function presetOptions(name: PresetName, seed = 1): GenerateOptions {
+  return { ...PRESETS[name], seed }
+}

@@ -1,0 +1,375 @@
+/** The turn/step/compaction script: writes a session the way the agent loop and compaction plugins do. */
+
+import { Batcher } from './batcher.ts'
+import type { ResolvedOptions } from './options.ts'
+import { Rng } from './prng.ts'
+import { SurfaceTracker, type TrackedNode } from './surface-tracker.ts'
+import { sentence, splitDeltas, TOOL_NAMES, tokens, toolArguments, toolOutput } from './vocabulary.ts'
+import type { GeneratedBatch, GeneratedHeader } from './types.ts'
+
+const PROVIDER = 'deepseek'
+const MODELS = ['deepseek-chat', 'deepseek-reasoner'] as const
+const SYSTEM_PROMPT =
+  'You are DeepSeek Harness, a coding agent working in /home/dev/project. Use the tools to inspect and change the workspace; ' +
+  'verify your changes by running the tests before you report back.'
+
+/** Token estimate the compaction plugins would compute (chars / 4). */
+const tokensOf = (chars: number): number => Math.max(1, Math.round(chars / 4))
+
+interface ToolCallPlan {
+  readonly id: string
+  readonly name: string
+  readonly args: string
+}
+
+interface PruneCandidate {
+  readonly seq: number
+  readonly bytes: number
+  readonly data: ToolResultData
+}
+
+interface ToolResultData {
+  readonly turn: number
+  readonly step: number
+  readonly message: {
+    readonly id: string
+    readonly role: 'user'
+    readonly content: readonly [
+      { readonly type: 'tool-result'; readonly toolCallId: string; readonly content: unknown; readonly isError: boolean },
+    ]
+    readonly source: { readonly kind: 'tool'; readonly callId: string }
+  }
+}
+
+export class SessionScript {
+  readonly header: GeneratedHeader
+  private readonly rng: Rng
+  private readonly log: Batcher
+  private readonly surface = new SurfaceTracker()
+  private turn = 0
+  private model: string = MODELS[0]
+  private toolResultCount = 0
+  private compactionCount = 0
+  private callCount = 0
+  private readonly pruneCandidates: PruneCandidate[] = []
+
+  constructor(private readonly o: ResolvedOptions) {
+    this.rng = new Rng(o.seed)
+    this.header = {
+      type: 'session',
+      version: 0,
+      id: this.rng.uuid(),
+      createdAt: o.createdAt,
+      cwd: '/home/dev/project',
+      delegationDepth: 0,
+    }
+    this.log = new Batcher(o.createdAt + 5, o.batchWindowMs, o.pack)
+  }
+
+  get events(): number {
+    return this.log.nextSeq
+  }
+
+  /** Batches closed so far; the caller drains after each turn so memory stays bounded by one turn. */
+  drain(): GeneratedBatch[] {
+    return this.log.drain()
+  }
+
+  /** Close the last batch at the end of the session. */
+  finish(): void {
+    this.log.flush()
+  }
+
+  /** One user turn: inbox splice, prompt, steps until a final answer (or max tokens), turn/end. */
+  runTurn(): void {
+    const o = this.o
+    const rng = this.rng
+    const turn = ++this.turn
+    // User think time between turns; long enough to close the previous write batch.
+    this.log.advance(turn === 1 ? 0 : rng.int(3_000, 90_000))
+    const prompt = {
+      id: rng.uuid(),
+      role: 'user',
+      content: [{ type: 'text', text: sentence(rng, rng.int(6, 40)) }],
+      source: { kind: 'user' },
+    }
+    this.log.append('agent/inbox/spliced', { target: 'next-turn', start: 0, inserted: [prompt] })
+    this.log.advance(rng.int(0, 3))
+    this.log.append('turn/start', { turn })
+    this.log.append('agent/inbox/spliced', { target: 'next-turn', start: 0, removedCount: 1, inserted: [] })
+    this.log.append('step/start', { turn, step: 1 })
+    const promptSeq = this.log.append('user/message', prompt, undefined, 'append')
+    this.surface.append({
+      seq: promptSeq,
+      unit: this.surface.newUnit(),
+      tokens: tokensOf(prompt.content[0]?.text.length ?? 0),
+      kind: 'user',
+    })
+    if (turn === 1) {
+      this.log.append('session/title', {
+        title: prompt.content[0]?.text.slice(0, 20),
+        messageSeqs: [promptSeq],
+        source: { kind: 'fallback' },
+      })
+    }
+    if (turn === 2) {
+      this.log.append('session/title', {
+        title: sentence(rng, 4),
+        messageSeqs: [promptSeq],
+        source: { kind: 'provider', provider: PROVIDER, model: { provider: PROVIDER, model: this.model } },
+      })
+    }
+    const headerChange = o.headerChangeEveryTurns > 0 && turn % o.headerChangeEveryTurns === 0
+    if (turn === 1 || headerChange) this.requestHeader(turn === 1 ? 'initial' : 'change')
+
+    const steps = rng.int(o.stepsPerTurn[0], o.stepsPerTurn[1])
+    const maxTokens = o.maxTokensEveryTurns > 0 && (turn + 1) % o.maxTokensEveryTurns === 0
+    for (let step = 1; step <= steps; step++) {
+      if (step > 1) this.log.append('step/start', { turn, step })
+      if (step === 1) this.maintainContext(turn)
+      if (maxTokens && step === steps) {
+        this.emptyMaxTokensStep(turn, step)
+        this.log.append('step/end', { turn, step })
+        this.log.append('turn/end', { turn, reason: { kind: 'max-tokens' } })
+        return
+      }
+      this.modelStep(turn, step, step === steps)
+      this.log.append('step/end', { turn, step })
+    }
+    this.log.append('turn/end', { turn, reason: { kind: 'completed' } })
+  }
+
+  private requestHeader(reason: 'initial' | 'change'): void {
+    if (reason === 'change') this.model = this.model === MODELS[0] ? MODELS[1] : MODELS[0]
+    const tools = TOOL_NAMES.map((name) => ({
+      name,
+      description: `The ${name} tool.`,
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    }))
+    this.log.append('request/header', {
+      header: { config: { provider: PROVIDER, model: this.model }, system: SYSTEM_PROMPT, tools },
+      reason,
+    })
+    this.log.append('request/context', { provider: PROVIDER, model: this.model, contextWindow: 128_000 })
+  }
+
+  /** Automatic compaction and pruning run before the turn's first model request, when due. */
+  private maintainContext(turn: number): void {
+    const o = this.o
+    if (o.compactionEveryTurns > 0 && turn % o.compactionEveryTurns === 0) this.compact(turn)
+    if (o.pruneEveryTurns > 0 && turn % o.pruneEveryTurns === 0) this.prune()
+  }
+
+  /** One model request: streamed blocks, block ends, usage, finish, the message, then its tool calls. */
+  private modelStep(turn: number, step: number, final: boolean): void {
+    const rng = this.rng
+    const log = this.log
+    log.advance(rng.int(300, 2_500)) // time to first token
+    const chunkSeqs: number[] = []
+    const content: unknown[] = []
+    const ends: unknown[] = []
+    let index = 0
+    const chunk = (c: unknown): void => {
+      chunkSeqs.push(log.append('assistant/chunk', { turn, step, chunk: c }))
+    }
+    const stream = (kind: 'reasoning' | 'text', count: number): void => {
+      const blockIndex = index++
+      chunk({ type: 'block-start', index: blockIndex, blockType: kind })
+      const parts = tokens(rng, count)
+      for (const text of parts) {
+        log.advance(this.tokenGap())
+        chunk({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: blockIndex, text })
+      }
+      const block = { type: kind, text: parts.join('') }
+      content.push(block)
+      ends.push({ type: 'block-end', index: blockIndex, block })
+    }
+    stream('reasoning', rng.logNormal(this.o.reasoningTokens, 0.7, 3, 20 * this.o.reasoningTokens))
+    const calls: ToolCallPlan[] = []
+    if (final) stream('text', rng.logNormal(this.o.textTokens, 0.6, 3, 10 * this.o.textTokens))
+    else {
+      if (rng.chance(0.3)) stream('text', rng.logNormal(Math.ceil(this.o.textTokens / 8), 0.5, 2, this.o.textTokens))
+      const n = rng.chance(0.8) ? 1 : rng.int(2, 3)
+      for (let k = 0; k < n; k++) {
+        const name = rng.pick(TOOL_NAMES)
+        const call = {
+          id: `call_${String(this.callCount++).padStart(2, '0')}_${rng.uuid().slice(0, 24)}`,
+          name,
+          args: toolArguments(rng, name),
+        }
+        calls.push(call)
+        const blockIndex = index++
+        chunk({ type: 'block-start', index: blockIndex, blockType: 'tool-call' })
+        for (const argumentsDelta of splitDeltas(rng, call.args)) {
+          log.advance(this.tokenGap())
+          chunk({ type: 'tool-call-delta', index: blockIndex, id: call.id, name, argumentsDelta })
+        }
+        const block = { type: 'tool-call', id: call.id, name, arguments: call.args }
+        content.push(block)
+        ends.push({ type: 'block-end', index: blockIndex, block })
+      }
+    }
+    log.advance(rng.int(0, 30))
+    for (const end of ends) chunk(end)
+    const usage = { inputTokens: rng.int(2_000, 90_000), outputTokens: chunkSeqs.length, cacheReadTokens: rng.int(0, 60_000) }
+    chunk({ type: 'usage', usage })
+    chunk({ type: 'finish', reason: { kind: calls.length > 0 ? 'tool-calls' : 'stop' } })
+    const message = {
+      id: rng.uuid(),
+      role: 'assistant',
+      content,
+      source: { kind: 'model', provider: PROVIDER, model: this.model },
+    }
+    const messageSeq = log.append(
+      'assistant/message',
+      { turn, step, message, usage },
+      this.o.chunkSources ? chunkSeqs : [],
+      'append',
+    )
+    const unit = this.surface.newUnit()
+    this.surface.append({ seq: messageSeq, unit, tokens: usage.outputTokens, kind: 'assistant' })
+    for (const call of calls) this.toolCall(turn, step, call, unit)
+    if (rng.chance(0.12)) {
+      const statuses = ['pending', 'in_progress', 'completed'] as const
+      log.append('todo/write', { todos: [1, 2, 3].map(() => ({ content: sentence(rng, 5), status: rng.pick(statuses) })) })
+    }
+  }
+
+  private toolCall(turn: number, step: number, call: ToolCallPlan, unit: number): void {
+    const o = this.o
+    const rng = this.rng
+    this.log.advance(rng.int(0, 5))
+    const callSeq = this.log.append('tool/call', { turn, step, callId: call.id, name: call.name, arguments: call.args })
+    this.toolResultCount++
+    const huge = o.hugeToolResultEvery > 0 && this.toolResultCount % o.hugeToolResultEvery === 0
+    const bytes = huge ? o.hugeToolResultBytes : rng.logNormal(o.toolResultMedianBytes, 1.3, 8, o.toolResultMaxBytes)
+    const text = bytes < 40 ? 'ok' : toolOutput(rng, bytes)
+    this.log.advance(rng.int(20, 4_000)) // tool runtime
+    const data: ToolResultData = {
+      turn,
+      step,
+      message: {
+        id: rng.uuid(),
+        role: 'user',
+        content: [{ type: 'tool-result', toolCallId: call.id, content: [{ type: 'text', text }], isError: rng.chance(0.05) }],
+        source: { kind: 'tool', callId: call.id },
+      },
+    }
+    const seq = this.log.append('tool/result', data, [callSeq], 'append')
+    this.surface.append({ seq, unit, tokens: tokensOf(text.length), kind: 'tool-result' })
+    if (text.length >= o.pruneMinBytes) {
+      this.pruneCandidates.push({ seq, bytes: text.length, data })
+      // Only recent big results are worth keeping for a later prune; this bounds memory on big logs.
+      if (this.pruneCandidates.length > 32) this.pruneCandidates.shift()
+    }
+  }
+
+  /** The max-tokens case: the step ends with an empty message that only hosts the usage. */
+  private emptyMaxTokensStep(turn: number, step: number): void {
+    const rng = this.rng
+    this.log.advance(rng.int(300, 2_500))
+    const usage = { inputTokens: rng.int(2_000, 90_000), outputTokens: 8_192 }
+    this.log.append('assistant/chunk', { turn, step, chunk: { type: 'usage', usage } })
+    this.log.append('assistant/chunk', { turn, step, chunk: { type: 'finish', reason: { kind: 'max-tokens' } } })
+    const message = {
+      id: rng.uuid(),
+      role: 'assistant',
+      content: [],
+      source: { kind: 'model', provider: PROVIDER, model: this.model },
+    }
+    const seq = this.log.append('assistant/message', { turn, step, message, usage }, [], 'append')
+    this.surface.append({ seq, unit: this.surface.newUnit(), tokens: 1, kind: 'assistant' })
+  }
+
+  /**
+   * Summarizing compaction over whole units at the head of the surface, keeping
+   * the last few. The second compaction always starts at the head so it swallows
+   * the first summary (a nested replacement); later ones do so at random.
+   */
+  private compact(turn: number): void {
+    const rng = this.rng
+    const log = this.log
+    const starts = this.surface.unitStarts()
+    const keep = rng.int(2, 4)
+    const lastUnit = starts.length - 1 - keep // last unit index inside the range
+    if (lastUnit < 0) return
+    let firstUnit = 0
+    const nested = this.compactionCount === 1 || rng.chance(0.5)
+    if (!nested) {
+      let lastSummary = -1
+      this.surface.nodes.forEach((n, i) => {
+        if (n.kind === 'summary') lastSummary = i
+      })
+      const after = starts.findIndex((s) => s > lastSummary)
+      if (after >= 0 && after <= lastUnit) firstUnit = after
+    }
+    const startIdx = starts[firstUnit] as number
+    const endIdx = (starts[lastUnit + 1] as number) - 1
+    const shadowed = this.surface.nodes.slice(startIdx, endIdx + 1)
+    const first = shadowed[0] as TrackedNode
+    const last = shadowed[shadowed.length - 1] as TrackedNode
+    const shadowedSeqs = shadowed.map((n) => n.seq)
+    const shadowedTokenCount = shadowed.reduce((sum, n) => sum + n.tokens, 0)
+    const compactionId = rng.uuid()
+    this.compactionCount++
+    const startSeq = log.append('compaction/start', { compactionId, turn })
+    log.advance(rng.int(2_000, 15_000)) // the summarizer's model call
+    const summaryText = Array.from({ length: rng.int(3, 8) }, () => sentence(rng, rng.int(8, 24))).join(' ')
+    const summarySeq = log.append('compaction/summary', {
+      compactionId,
+      summary: [{ type: 'text', text: summaryText }],
+      shadowedRange: { start: first.seq, end: last.seq },
+      shadowedSeqs,
+      shadowedTokenCount,
+      provider: PROVIDER,
+      model: this.model,
+    })
+    const checkpoint = {
+      id: rng.uuid(),
+      role: 'user',
+      content: [{ type: 'text', text: `<summary>\n${summaryText}\n</summary>` }],
+      source: { kind: 'plugin', plugin: 'compact', compactionId },
+    }
+    const seq = log.append('user/message', checkpoint, [startSeq, summarySeq, ...shadowedSeqs], {
+      op: 'replace',
+      start: first.seq,
+      end: last.seq,
+    })
+    this.surface.replace(startIdx, endIdx, {
+      seq,
+      unit: this.surface.newUnit(),
+      tokens: tokensOf(summaryText.length),
+      kind: 'summary',
+    })
+    log.append('compaction/end', { compactionId, turn })
+  }
+
+  /** Tool-result prune: the biggest recent result still on the surface is rewritten to a stub in place. */
+  private prune(): void {
+    let best: PruneCandidate | undefined
+    for (const c of this.pruneCandidates) {
+      if ((best === undefined || c.bytes > best.bytes) && this.surface.indexOf(c.seq) >= 0) best = c
+    }
+    if (best === undefined) return
+    this.pruneCandidates.splice(this.pruneCandidates.indexOf(best), 1)
+    const idx = this.surface.indexOf(best.seq)
+    const original = this.surface.nodes[idx] as TrackedNode
+    const s = best.seq
+    this.log.append('compaction/prune', {
+      shadowedRange: { start: s, end: s },
+      shadowedSeqs: [s],
+      shadowedTokenCount: original.tokens,
+    })
+    const block = best.data.message.content[0]
+    const pruned = [{ type: 'text', text: `[pruned] tool output removed to save context (${best.bytes} bytes)` }]
+    // Copy the original exactly; only the inner content may differ, or the harness rejects the rewrite.
+    const data = { ...best.data, message: { ...best.data.message, content: [{ ...block, content: pruned }] } }
+    const seq = this.log.append('tool/result', data, [s], { op: 'replace', start: s, end: s })
+    this.surface.replace(idx, idx, { seq, unit: original.unit, tokens: 20, kind: 'pruned' })
+  }
+
+  /** Inter-token gap: tokens arrive in bursts (several at 0-1 ms, then a ~25 ms pause), as the fixtures show. */
+  private tokenGap(): number {
+    return this.rng.chance(0.3) ? this.rng.int(15, 40) : this.rng.int(0, 1)
+  }
+}
