@@ -10,7 +10,7 @@
  * 'content')"), and reading the same expressions here throws the same message.
  * So values are typed `any` on purpose, and the code must not be "tidied".
  */
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument */
+/* eslint-disable @typescript-eslint/no-explicit-any -- mirrors the harness's property accesses on untyped JSON (see above) */
 
 import { FOLD } from '../model/harness-messages.ts'
 import { isEventSeq } from '../model/log-event.ts'

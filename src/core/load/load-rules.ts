@@ -5,7 +5,7 @@
  * harness's text for the first rule an event breaks. The order mirrors the
  * harness's read path, so the first message reported is the one it would throw.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access */
+/* eslint-disable @typescript-eslint/no-explicit-any -- mirrors the harness's property accesses on untyped JSON (see above) */
 
 import { LOAD } from '../model/harness-messages.ts'
 import type { LogEvent } from '../model/log-event.ts'

@@ -1,0 +1,113 @@
+/**
+ * The CLI through a real child process: `fold --json` on the harness fixtures
+ * equals the harness's answers, `--at` cuts the strict prefix, standard input
+ * works, and `check` exits 0 / 1 / 2 as documented.
+ */
+
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { fixturesAvailable, listFixtures, listZstdFixtures } from '../test-support/shared-fixtures.ts'
+import type { FoldJson } from './fold-json.ts'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const TSX = join(ROOT, 'node_modules/.bin/tsx')
+
+function lens(args: string[], input?: string | Buffer) {
+  const result = spawnSync(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 64 << 20 })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'lens-cli-'))
+const HEADER = '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}'
+const user = (seq: number, extra = '') =>
+  `{"type":"user/message","seq":${seq},"time":5,"data":{"id":"u${seq}","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"${extra}}`
+
+describe('lens fold --json', () => {
+  const available = fixturesAvailable()
+  it.runIf(available)('equals the harness on every fixture (one process, zstd included)', () => {
+    // A process per fixture is slow (tsx start-up), so every 8th plain fixture plus all zstd ones.
+    const cases = [...listFixtures().filter((_, i) => i % 8 === 0), ...listZstdFixtures()]
+    for (const fixture of cases) {
+      const { code, stdout } = lens(['fold', fixture.path, '--json'])
+      expect(code).toBe(0)
+      const json = JSON.parse(stdout) as FoldJson
+      expect(json.eventCount).toBe(fixture.expected.eventCount)
+      expect(json.nodes).toEqual(fixture.expected.nodes)
+      expect(json.replacements).toEqual(fixture.expected.replacements)
+      expect(json.firstFoldError).toBeNull()
+      if (fixture.expected.messageCount !== undefined) expect(json.messageCount).toBe(fixture.expected.messageCount)
+      expect(json.format.encoding).toBe(fixture.path.endsWith('.zstd') ? 'zstd' : 'jsonl')
+    }
+  })
+
+  it('reports the first fold error and the strict results before it; --at cuts the prefix', () => {
+    const file = join(tmp, 'bad.jsonl')
+    writeFileSync(file, [HEADER, user(0), user(1), user(2, ',"sourceEventSeqs":[]'), user(3)].join('\n') + '\n')
+    const full = JSON.parse(lens(['fold', file, '--json']).stdout) as FoldJson
+    expect(full).toMatchObject({
+      eventCount: 4,
+      nodes: [0, 1],
+      replacements: [],
+      messageCount: 2,
+      firstFoldError: { index: 2, seq: 2, message: 'sourceEventSeqs must not be empty except on assistant/message' },
+      format: { encoding: 'jsonl', lines: 5, packedRows: 0, upgradedEvents: 0, header: { id: 's1' } },
+    })
+    expect(full.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'fold-violation',
+        line: 4,
+        seq: 2,
+        message: 'sourceEventSeqs must not be empty except on assistant/message',
+      },
+    ])
+    const at0 = JSON.parse(lens(['fold', file, '--json', '--at', '0']).stdout) as FoldJson
+    expect(at0.nodes).toEqual([0])
+    expect(at0.messageCount).toBe(1)
+  })
+
+  it('reads standard input with -', () => {
+    const { code, stdout } = lens(['fold', '-', '--json'], [HEADER, user(0)].join('\n') + '\n')
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as FoldJson).nodes).toEqual([0])
+  })
+})
+
+describe('lens check', () => {
+  it('exit 0 for a clean log the harness accepts', () => {
+    const file = join(tmp, 'ok.jsonl')
+    writeFileSync(file, [HEADER, user(0)].join('\n') + '\n')
+    const { code, stdout } = lens(['check', file])
+    expect(code).toBe(0)
+    expect(stdout).toContain('accepted by the harness')
+  })
+
+  it('exit 1 with every defect, its line and seq, for a rejected log', () => {
+    const file = join(tmp, 'rejected.jsonl')
+    writeFileSync(file, [HEADER, user(0), 'garbage', user(1, ',"surfaceOp":"x"')].join('\n') + '\n')
+    const { code, stdout } = lens(['check', file])
+    expect(code).toBe(1)
+    expect(stdout).toContain('line 3: [line-invalid-json] corrupt session log: unparsable committed event at line 2')
+    expect(stdout).toMatch(/REJECTED by the harness/)
+  })
+
+  it('exit 2 when the file cannot be read, saying why', () => {
+    const { code, stderr } = lens(['check', join(tmp, 'missing.jsonl')])
+    expect(code).toBe(2)
+    expect(stderr).toContain('no such file')
+    expect(lens(['fold', tmp, '--json']).code).toBe(2)
+    expect(lens(['bogus']).code).toBe(2)
+  })
+
+  it.runIf(fixturesAvailable())('a real fixture: counts by type and the replacement it holds', () => {
+    const fixture = listFixtures().find((f) => f.name === 'acp--agent-instructions--session.jsonl')
+    const { stdout } = lens(['check', fixture?.path ?? ''])
+    expect(stdout).toContain('seq 17 replaced [5..5] shadowing 1 (summary workspace-context-fixture)')
+    expect(stdout).toContain(
+      `events       ${JSON.parse(readFileSync(fixture?.path.replace(/([^/]+)\.jsonl$/, 'expected/$1.json') ?? '', 'utf8')).eventCount}`,
+    )
+  })
+})
