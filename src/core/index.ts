@@ -27,4 +27,5 @@ export {
   type ReplacementLink,
   type ReplacementKind,
 } from './projection/compaction-links.ts'
+export { TurnStructure, type TurnSpan, type StepSpan } from './projection/turn-structure.ts'
 export { LensLog, RowList, type LensLogOptions } from './session/lens-log.ts'

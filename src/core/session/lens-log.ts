@@ -21,6 +21,7 @@ import { Int32Vector } from '../model/growable-array.ts'
 import { isRecord, type LogEncoding, type LogEvent, type PackedRow, type SessionHeader } from '../model/log-event.ts'
 import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
 import { RowKind, rowKindOf } from '../projection/transcript-rows.ts'
+import { TurnStructure } from '../projection/turn-structure.ts'
 
 export interface LensLogOptions {
   /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
@@ -83,9 +84,11 @@ export class LensLog {
   readonly compactions = new CompactionIndex()
   /** Aligned with `fold.timeline.replacements`. */
   readonly replacementLinks: ReplacementLink[] = []
-  /** Event index of every `turn/start`, with its turn number. */
+  /** Event index of every `turn/start`, with its turn number (for timeline marks). */
   readonly turnStarts = new Int32Vector(64)
   readonly turnNumbers = new Int32Vector(64)
+  /** Turns and their steps, with where each starts and ends. */
+  readonly turns = new TurnStructure()
 
   private readonly decoder: SessionDecoder
   private readonly records: Entry[] = []
@@ -289,6 +292,7 @@ export class LensLog {
       }
     }
     this.compactions.observe(event, index)
+    this.turns.observe(event, index)
     if (event.type === 'turn/start') {
       this.turnStarts.push(index)
       const turn = isRecord(event.data) ? event.data['turn'] : undefined
