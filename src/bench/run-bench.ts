@@ -1,0 +1,294 @@
+/** `npm run bench`: LensLog vs the JSON.parse floor and the harness's own read + fold, side by side in one run. */
+
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { Rng, type PresetName } from '../core/generate/index.ts'
+import { loadContentChecksum } from '../core/index.ts'
+import { expandRecords, floorParse, harnessFold, harnessLoad, type Encoding } from './baselines.ts'
+import { benchLog, type BenchLog } from './bench-logs.ts'
+import { fmt, interleave, median, percentile, table } from './measure.ts'
+import { lensLoad, ourFold, preDecode } from './ours.ts'
+
+const SELF = fileURLToPath(import.meta.url)
+const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url))
+const NODE_FLAGS = ['--expose-gc', '--max-old-space-size=12288']
+
+// GC between runs needs --expose-gc; tsx does not forward node flags, so re-run this file under node with them.
+if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+  const result = spawnSync(process.execPath, [...NODE_FLAGS, '--import', 'tsx', SELF, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  })
+  process.exit(result.status ?? 1)
+}
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+
+const ALL_SIZES: PresetName[] = ['10k', '280k', '1.3M']
+const sizes = (option('sizes')?.split(',') ?? ALL_SIZES) as PresetName[]
+for (const s of sizes) if (!ALL_SIZES.includes(s)) throw new Error(`unknown size ${s}; use ${ALL_SIZES.join(',')}`)
+const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 5, '1.3M': 3 }
+const roundsFor = (size: PresetName): number => Number(option('rounds') ?? DEFAULT_ROUNDS[size])
+const skipMemory = process.argv.includes('--skip-memory')
+
+const checksum = await loadContentChecksum()
+const MB = 1e6
+
+interface Throughput {
+  ms: number
+  mbPerS: number
+  eventsPerS: number
+  runs: number[]
+}
+
+const through = (times: number[], log: BenchLog): Throughput => {
+  const ms = median(times)
+  return { ms, mbPerS: log.plainBytes / MB / (ms / 1000), eventsPerS: log.events / (ms / 1000), runs: times }
+}
+
+function sanity(log: BenchLog, jsonl: Uint8Array, zstd: Uint8Array): string[] {
+  const problems: string[] = []
+  const harness = harnessLoad(jsonl, 'jsonl')
+  for (const [enc, bytes] of [
+    ['jsonl', jsonl],
+    ['zstd', zstd],
+  ] as const) {
+    const ours = lensLoad(bytes, checksum)
+    if (ours.diagnostics.length > 0)
+      problems.push(`${enc}: ${ours.diagnostics.length} diagnostics, first: ${ours.diagnostics[0]?.message}`)
+    if (ours.length !== log.events) problems.push(`${enc}: ${ours.length} events, expected ${log.events}`)
+    if (JSON.stringify(ours.surfaceSeqsAfter(ours.length - 1)) !== JSON.stringify(harness.nodes))
+      problems.push(`${enc}: surface differs from foldSurface`)
+  }
+  return problems
+}
+
+function memory(path: string, encoding: Encoding, mode: 'ours' | 'harness'): { retained: number; indexBytes: number } {
+  const result = spawnSync(process.execPath, [...NODE_FLAGS, '--import', 'tsx', PROBE, path, encoding, mode], {
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`memory probe failed: ${result.stderr}`)
+  return JSON.parse(result.stdout.trim().split('\n').pop() as string) as { retained: number; indexBytes: number }
+}
+
+const results: Record<string, unknown> = {}
+const throughputRows: string[][] = []
+const foldRows: string[][] = []
+const seekRows: string[][] = []
+const appendRows: string[][] = []
+const memoryRows: string[][] = []
+const misses: string[] = []
+const started = performance.now()
+
+for (const size of sizes) {
+  process.stderr.write(`[bench] ${size}: preparing logs (cached under .bench/logs)\n`)
+  const log = benchLog(size)
+  const jsonl = readFileSync(log.jsonlPath)
+  const zstd = readFileSync(log.zstdPath)
+  const problems = sanity(log, jsonl, zstd)
+  if (problems.length > 0) process.stderr.write(`[bench] ${size}: CORRECTNESS PROBLEMS: ${problems.join('; ')}\n`)
+  const rounds = roundsFor(size)
+  const entry: Record<string, unknown> = { log, problems, rounds }
+  results[size] = entry
+
+  // 1. Decode + fold, end to end, per container.
+  for (const [encoding, bytes] of [
+    ['jsonl', jsonl],
+    ['zstd', zstd],
+  ] as const) {
+    process.stderr.write(`[bench] ${size} ${encoding}: decode + fold x${rounds}\n`)
+    const times = interleave(rounds, {
+      floor: () => void floorParse(bytes, encoding),
+      harness: () => void harnessLoad(bytes, encoding),
+      ours: () => void lensLoad(bytes, checksum),
+    })
+    const floor = through(times['floor'] as number[], log)
+    const harness = through(times['harness'] as number[], log)
+    const ours = through(times['ours'] as number[], log)
+    const vsFloor = ours.ms / floor.ms
+    const vsHarness = ours.ms / harness.ms
+    entry[`load-${encoding}`] = { floor, harness, ours, vsFloor, vsHarness }
+    throughputRows.push([
+      size,
+      encoding,
+      `${fmt(log.plainBytes / MB)} MB`,
+      `${fmt(floor.ms, 0)} / ${fmt(harness.ms, 0)} / ${fmt(ours.ms, 0)}`,
+      fmt(ours.mbPerS),
+      `${fmt(ours.eventsPerS / 1e6, 2)} M`,
+      `${fmt(vsFloor, 2)}x`,
+      `${fmt(vsHarness, 2)}x`,
+    ])
+    if (vsFloor > 1.5)
+      misses.push(`${size} ${encoding}: ours/floor ${fmt(vsFloor, 2)}x misses <= 1.5x by ${fmt((vsFloor / 1.5 - 1) * 100, 0)}%`)
+    if (vsHarness > 1.0)
+      misses.push(`${size} ${encoding}: ours/harness ${fmt(vsHarness, 2)}x misses <= 1.0x by ${fmt((vsHarness - 1) * 100, 0)}%`)
+  }
+
+  // 2. The folds alone, on pre-decoded input (harness: expanded events; ours: the records LensLog keeps).
+  {
+    process.stderr.write(`[bench] ${size}: fold alone x${rounds}\n`)
+    const parsed = floorParse(jsonl, 'jsonl')
+    const events = expandRecords(parsed)
+    const pre = preDecode(parsed)
+    const times = interleave(rounds, { harness: () => void harnessFold(events), ours: () => void ourFold(pre) })
+    const h = median(times['harness'] as number[])
+    const o = median(times['ours'] as number[])
+    entry['fold'] = { harnessMs: h, oursMs: o, ratio: o / h, runs: times }
+    foldRows.push([size, fmt(h, 1), fmt(o, 1), `${fmt(o / h, 2)}x`, `${fmt(log.events / (o / 1000) / 1e6, 1)} M`])
+  }
+
+  // 3. Seek: the surface after event i, for 1,000 random i.
+  {
+    process.stderr.write(`[bench] ${size}: seek\n`)
+    const lens = lensLoad(zstd, checksum)
+    const rng = new Rng(99)
+    const seqTimes: number[] = []
+    const nodeTimes: number[] = []
+    for (let k = 0; k < 1000; k++) {
+      const i = rng.int(0, lens.length - 1)
+      let t0 = performance.now()
+      lens.nodesAfter(i)
+      nodeTimes.push(performance.now() - t0)
+      t0 = performance.now()
+      lens.surfaceSeqsAfter(i)
+      seqTimes.push(performance.now() - t0)
+    }
+    const seek = {
+      surfaceSeqsAfter: { p50: percentile(seqTimes, 50), p95: percentile(seqTimes, 95), max: Math.max(...seqTimes) },
+      nodesAfter: { p50: percentile(nodeTimes, 50), p95: percentile(nodeTimes, 95), max: Math.max(...nodeTimes) },
+    }
+    entry['seek'] = seek
+    seekRows.push([
+      size,
+      `${fmt(seek.surfaceSeqsAfter.p50, 3)} / ${fmt(seek.surfaceSeqsAfter.p95, 3)} / ${fmt(seek.surfaceSeqsAfter.max, 2)}`,
+      `${fmt(seek.nodesAfter.p50, 3)} / ${fmt(seek.nodesAfter.p95, 3)} / ${fmt(seek.nodesAfter.max, 2)}`,
+    ])
+    if (size === '1.3M' && seek.surfaceSeqsAfter.p95 >= 8)
+      misses.push(`1.3M seek p95 ${fmt(seek.surfaceSeqsAfter.p95, 2)} ms misses < 8 ms`)
+  }
+
+  // 4. Append: one more JSONL line onto the loaded log (a live tail), chunk deltas and surface appends alternating.
+  {
+    process.stderr.write(`[bench] ${size}: append\n`)
+    const lens = lensLoad(jsonl, checksum, false)
+    const encoder = new TextEncoder()
+    const chunkTimes: number[] = []
+    const messageTimes: number[] = []
+    for (let k = 0; k < 200; k++) {
+      const seq = lens.length
+      const event =
+        k % 2 === 0
+          ? {
+              type: 'assistant/chunk',
+              seq,
+              time: 1_790_000_000_000 + k,
+              data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: ' more' } },
+            }
+          : {
+              type: 'user/message',
+              seq,
+              time: 1_790_000_000_000 + k,
+              data: {
+                id: `appended-${k}`,
+                role: 'user',
+                content: [{ type: 'text', text: 'one more thing' }],
+                source: { kind: 'user' },
+              },
+              surfaceOp: 'append',
+            }
+      const line = encoder.encode(JSON.stringify(event) + '\n')
+      const t0 = performance.now()
+      lens.push(line)
+      ;(k % 2 === 0 ? chunkTimes : messageTimes).push(performance.now() - t0)
+    }
+    if (lens.diagnostics.length > 0)
+      process.stderr.write(`[bench] append produced diagnostics: ${lens.diagnostics[0]?.message}\n`)
+    const append = {
+      chunk: { p50: median(chunkTimes), max: Math.max(...chunkTimes) },
+      message: { p50: median(messageTimes), max: Math.max(...messageTimes) },
+    }
+    entry['append'] = append
+    appendRows.push([
+      size,
+      `${fmt(append.chunk.p50, 3)} / ${fmt(append.chunk.max, 2)}`,
+      `${fmt(append.message.p50, 3)} / ${fmt(append.message.max, 2)}`,
+    ])
+  }
+
+  // 5. Memory, each in a fresh process so one measurement's garbage cannot count against another.
+  if (!skipMemory) {
+    process.stderr.write(`[bench] ${size}: memory\n`)
+    const ours = memory(log.jsonlPath, 'jsonl', 'ours')
+    const harness = memory(log.jsonlPath, 'jsonl', 'harness')
+    const ratio = ours.retained / log.plainBytes
+    entry['memory'] = {
+      ours,
+      harness,
+      oursPerEvent: ours.retained / log.events,
+      harnessPerEvent: harness.retained / log.events,
+      ratio,
+    }
+    memoryRows.push([
+      size,
+      `${fmt(ours.retained / MB)} MB`,
+      fmt(ours.retained / log.events, 0),
+      `${fmt(ratio, 2)}x`,
+      `${fmt(ours.indexBytes / MB, 1)} MB`,
+      `${fmt(harness.retained / MB)} MB`,
+      fmt(harness.retained / log.events, 0),
+    ])
+    if (size === '1.3M' && ratio > 3)
+      misses.push(`1.3M heap ${fmt(ratio, 2)}x plain text misses <= 3x by ${fmt((ratio / 3 - 1) * 100, 0)}%`)
+  }
+}
+
+const cpuModel = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? cpus()[0]?.model ?? 'unknown'
+const machine = { nproc: cpus().length, cpu: cpuModel, node: process.version, platform: `${process.platform} ${process.arch}` }
+const report = [
+  `Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node} (${machine.platform}); medians of interleaved rounds.`,
+  '',
+  'Decode + fold (floor = decode + JSON.parse per line; harness = floor + row expansion + foldSurface; ours = LensLog):',
+  table(
+    [
+      'size',
+      'container',
+      'plaintext',
+      'ms floor / harness / ours',
+      'ours MB/s',
+      'ours events/s',
+      'ours/floor (<=1.5)',
+      'ours/harness (<=1.0)',
+    ],
+    throughputRows,
+  ),
+  '',
+  'Fold alone on pre-decoded input (harness: foldSurface on expanded events; ours: SurfaceFold on packed records):',
+  table(['size', 'foldSurface ms', 'ours ms', 'ours/harness', 'ours events/s'], foldRows),
+  '',
+  'Seek, 1,000 random indices (ms p50 / p95 / max; target p95 < 8 ms at 1.3M):',
+  table(['size', 'surfaceSeqsAfter', 'nodesAfter'], seekRows),
+  '',
+  'Append one JSONL line to the loaded log (ms p50 / max):',
+  table(['size', 'chunk delta', 'user/message append'], appendRows),
+  ...(memoryRows.length > 0
+    ? [
+        '',
+        'Memory retained after load (heapUsed + arrayBuffers delta after GC; target <= 3x plain text at 1.3M):',
+        table(['size', 'ours', 'ours B/event', 'ours/plain', 'ours index', 'harness', 'harness B/event'], memoryRows),
+      ]
+    : []),
+  '',
+  misses.length === 0 ? 'All targets met.' : `Targets missed:\n${misses.map((m) => `- ${m}`).join('\n')}`,
+  `Bench time: ${fmt((performance.now() - started) / 1000, 0)} s`,
+].join('\n')
+
+process.stdout.write(report + '\n')
+mkdirSync('.bench', { recursive: true })
+const json = JSON.stringify({ when: new Date().toISOString(), machine, sizes, results, misses, report }, null, 2)
+writeFileSync(`.bench/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, json)
+writeFileSync('.bench/bench-latest.json', json)
+process.stderr.write('[bench] wrote .bench/bench-latest.json\n')
