@@ -1,0 +1,119 @@
+/** The `dsh-viewer.v1` wire protocol: message shapes and limits shared by the companion server and the browser client. */
+
+/** WebSocket subprotocol the server selects; every client must offer it. */
+export const PROTOCOL = 'dsh-viewer.v1'
+export const PROTOCOL_VERSION = 1
+/** A second offered subprotocol `dsh-viewer.token.<token>` carries the token when the URL must not. */
+export const TOKEN_SUBPROTOCOL_PREFIX = 'dsh-viewer.token.'
+export const STREAM_PATH = '/v1/stream'
+/** Largest client message the server accepts (ws maxPayload); client messages are small control frames. */
+export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024
+
+/** Where a subscription's events come from: a listed session by id, or a file path below a served root. */
+export type SourceRef = { readonly kind: 'file'; readonly sessionId: string } | { readonly kind: 'file'; readonly path: string }
+
+export interface ResumeEntry {
+  readonly sub: string
+  readonly source: SourceRef
+  readonly epoch: string
+  readonly lastSeq: number
+  readonly window?: number
+}
+
+export type ClientMessage =
+  | { readonly type: 'hello'; readonly protocol: number; readonly client?: string; readonly resume?: readonly ResumeEntry[] }
+  | { readonly type: 'list'; readonly req: string }
+  | {
+      readonly type: 'subscribe'
+      readonly sub: string
+      readonly source: SourceRef
+      readonly fromSeq?: number
+      readonly epoch?: string
+      readonly window?: number
+    }
+  | { readonly type: 'ack'; readonly sub: string; readonly seq: number }
+  | { readonly type: 'unsubscribe'; readonly sub: string }
+  | { readonly type: 'ping'; readonly t: number }
+  | { readonly type: 'pong'; readonly t: number }
+
+export interface SessionListItem {
+  readonly sessionId: string
+  /** Absolute path of the log, usable as `source.path`. */
+  readonly path: string
+  readonly encoding: 'zstd' | 'jsonl'
+  readonly cwd?: string
+  readonly createdAt?: number
+  readonly parentSession?: string
+  readonly origin?: string
+  readonly agentPreset?: string
+  /** Ids of listed sessions whose header names this one as `parentSession`. */
+  readonly children: readonly string[]
+  readonly sizeBytes: number
+  readonly mtimeMs: number
+  /** A `turn/start` without its `turn/end`; null when not known (large file not yet tailed). */
+  readonly turnOpen: boolean | null
+  readonly lastSeq: number | null
+  /** Why the header could not be read or judged, if so. */
+  readonly headerError?: string
+}
+
+export type ResetReason = 'truncated' | 'replaced' | 'epoch-mismatch' | 'ahead-of-file' | 'recovered'
+
+export type ErrorCode =
+  'bad-request' | 'unsupported-protocol' | 'not-found' | 'forbidden' | 'corrupt' | 'too-many-subscriptions' | 'internal'
+
+export type ServerMessage =
+  | {
+      readonly type: 'welcome'
+      readonly protocol: number
+      readonly server: string
+      readonly serverId: string
+      readonly heartbeatMs: number
+      readonly defaultWindow: number
+      readonly maxWindow: number
+      readonly maxBatchEvents: number
+      readonly maxBatchBytes: number
+    }
+  | { readonly type: 'sessions'; readonly req: string; readonly items: readonly SessionListItem[] }
+  | {
+      readonly type: 'snapshot'
+      readonly sub: string
+      readonly epoch: string
+      readonly sessionId: string | null
+      /** The header line exactly as decoded from the file (feed it first to a fresh LensLog). */
+      readonly headerLine: string
+      readonly encoding: 'zstd' | 'jsonl'
+      readonly fromSeq: number
+      readonly headSeq: number
+      readonly mode: 'full' | 'resume'
+    }
+  | {
+      readonly type: 'append'
+      readonly sub: string
+      readonly epoch: string
+      readonly fromSeq: number
+      readonly toSeq: number
+      /** Complete plaintext JSONL records without newlines; packed rows cut at the batch edges are re-encoded as valid rows. */
+      readonly lines: readonly string[]
+    }
+  | { readonly type: 'live'; readonly sub: string; readonly lastSeq: number }
+  | { readonly type: 'reset'; readonly sub: string; readonly epoch: string | null; readonly reason: ResetReason }
+  | {
+      readonly type: 'status'
+      readonly sub: string
+      readonly writer: 'active' | 'missing'
+      readonly turnOpen: boolean
+      readonly headSeq: number
+      readonly sizeBytes: number
+      readonly mtimeMs: number
+    }
+  | { readonly type: 'ping'; readonly t: number; readonly subs: Readonly<Record<string, number>> }
+  | { readonly type: 'pong'; readonly t: number }
+  | {
+      readonly type: 'error'
+      readonly sub?: string
+      readonly req?: string
+      readonly code: ErrorCode
+      readonly message: string
+      readonly fatal: boolean
+    }

@@ -1,0 +1,398 @@
+/**
+ * Browser-side client of `dsh-viewer.v1` (no React, no DOM beyond the standard WebSocket, so it runs in a
+ * Web Worker or the main thread): hello/subscribe/ack, heartbeats, reconnect with backoff, and resume from
+ * the last applied seq. Every append is checked for seq continuity; on any mismatch it re-subscribes from
+ * lastSeq+1 instead of guessing, so handlers see each seq exactly once, in order.
+ */
+
+import { Backoff, type BackoffOptions } from './backoff.ts'
+import {
+  PROTOCOL,
+  PROTOCOL_VERSION,
+  TOKEN_SUBPROTOCOL_PREFIX,
+  type ClientMessage,
+  type ErrorCode,
+  type ResetReason,
+  type ServerMessage,
+  type SessionListItem,
+  type SourceRef,
+} from './protocol.ts'
+
+/** The part of the standard WebSocket this client uses (the `ws` package's class fits too, for tests). */
+export interface WebSocketLike {
+  readonly readyState: number
+  send(data: string): void
+  close(code?: number, reason?: string): void
+  onopen: ((event: unknown) => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+  onclose: ((event: unknown) => void) | null
+  onerror: ((event: unknown) => void) | null
+}
+
+export type WebSocketFactory = (url: string, protocols: string[]) => WebSocketLike
+
+export type LiveStatus = 'connecting' | 'connected' | 'reconnecting' | 'reset' | 'live' | 'closed'
+
+export interface SnapshotInfo {
+  readonly epoch: string
+  readonly sessionId: string | null
+  readonly headerLine: string
+  readonly encoding: 'zstd' | 'jsonl'
+  readonly fromSeq: number
+  readonly headSeq: number
+  readonly mode: 'full' | 'resume'
+}
+
+export interface AppendBatch {
+  readonly fromSeq: number
+  readonly toSeq: number
+  readonly lines: readonly string[]
+}
+
+export interface SubscriptionHandlers {
+  /** A (re)sync starts; for mode "full" drop everything held for this subscription first. */
+  onSnapshot(info: SnapshotInfo): void
+  /** Contiguous records, `fromSeq === previous toSeq + 1`; feed `lines` to the same LensLog. */
+  onAppend(batch: AppendBatch): void
+  /** The file was truncated or replaced: everything held is void; a full snapshot follows. */
+  onReset(reason: ResetReason): void
+  onLive?(lastSeq: number): void
+  onWriterStatus?(status: Extract<ServerMessage, { type: 'status' }>): void
+  onError?(error: { code: ErrorCode; message: string }): void
+}
+
+export interface TailClientOptions {
+  /** `ws://host:port/v1/stream` (from the page's `?ws=`). */
+  readonly url: string
+  readonly token?: string
+  /** How the token travels: an offered subprotocol (default, stays out of URLs and logs) or `?token=`. */
+  readonly tokenVia?: 'subprotocol' | 'query'
+  readonly webSocket?: WebSocketFactory
+  readonly client?: string
+  readonly backoff?: BackoffOptions
+  /** Credit window per subscription, in events. */
+  readonly window?: number
+  onStatus?(status: LiveStatus, detail?: string): void
+  onError?(error: { code: ErrorCode; message: string; sub?: string }): void
+}
+
+export interface LiveSubscription {
+  readonly sub: string
+  readonly lastSeq: number
+  readonly epoch: string | null
+  unsubscribe(): void
+}
+
+interface SubState {
+  readonly sub: string
+  readonly source: SourceRef
+  readonly handlers: SubscriptionHandlers
+  epoch: string | null
+  lastSeq: number
+  /** Waiting for a snapshot: appends are ignored until one arrives. */
+  syncing: boolean
+}
+
+const OPEN = 1
+
+export class TailClient {
+  private ws: WebSocketLike | undefined
+  private readonly subs = new Map<string, SubState>()
+  private readonly backoff: Backoff
+  private statusValue: LiveStatus = 'closed'
+  private heartbeatMs = 10_000
+  private lastHeard = 0
+  private pingTimer: ReturnType<typeof setInterval> | undefined
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined
+  private stopped = true
+  private welcomed = false
+  private reqCounter = 0
+  private readonly lists = new Map<string, { resolve(items: readonly SessionListItem[]): void; reject(e: Error): void }>()
+  // Events/s over a sliding window of one-second buckets.
+  private readonly rate: Array<{ t: number; n: number }> = []
+
+  constructor(private readonly options: TailClientOptions) {
+    this.backoff = new Backoff(options.backoff)
+  }
+
+  get status(): LiveStatus {
+    return this.statusValue
+  }
+
+  /** Events applied per second over the last 5 s. */
+  get eventsPerSecond(): number {
+    const now = Date.now()
+    while (this.rate.length > 0 && (this.rate[0] as { t: number }).t < now - 5000) this.rate.shift()
+    const n = this.rate.reduce((sum, b) => sum + b.n, 0)
+    return n / 5
+  }
+
+  connect(): void {
+    if (!this.stopped) return
+    this.stopped = false
+    this.open()
+  }
+
+  close(): void {
+    this.stopped = true
+    clearTimeout(this.reconnectTimer)
+    clearInterval(this.pingTimer)
+    this.ws?.close(1000, 'client closed')
+    this.ws = undefined
+    this.setStatus('closed')
+    for (const l of this.lists.values()) l.reject(new Error('client closed'))
+    this.lists.clear()
+  }
+
+  list(): Promise<readonly SessionListItem[]> {
+    const req = `l${++this.reqCounter}`
+    return new Promise((resolve, reject) => {
+      this.lists.set(req, { resolve, reject })
+      if (this.welcomed) this.send({ type: 'list', req })
+    })
+  }
+
+  subscribe(sub: string, source: SourceRef, handlers: SubscriptionHandlers): LiveSubscription {
+    if (this.subs.has(sub)) this.unsubscribeNow(sub)
+    const state: SubState = { sub, source, handlers, epoch: null, lastSeq: -1, syncing: true }
+    this.subs.set(sub, state)
+    if (this.welcomed) this.sendSubscribe(state)
+    return {
+      sub,
+      get lastSeq() {
+        return state.lastSeq
+      },
+      get epoch() {
+        return state.epoch
+      },
+      unsubscribe: () => this.unsubscribeNow(sub),
+    }
+  }
+
+  private unsubscribeNow(sub: string): void {
+    if (!this.subs.delete(sub)) return
+    if (this.welcomed) this.send({ type: 'unsubscribe', sub })
+  }
+
+  private setStatus(status: LiveStatus, detail?: string): void {
+    if (this.statusValue === status) return
+    this.statusValue = status
+    this.options.onStatus?.(status, detail)
+  }
+
+  private open(): void {
+    const token = this.options.token
+    const via = this.options.tokenVia ?? 'subprotocol'
+    let url = this.options.url
+    const protocols = [PROTOCOL]
+    if (token !== undefined && via === 'query') url += `${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`
+    if (token !== undefined && via === 'subprotocol') protocols.push(TOKEN_SUBPROTOCOL_PREFIX + token)
+    const factory: WebSocketFactory = this.options.webSocket ?? ((u, p) => new WebSocket(u, p) as unknown as WebSocketLike)
+    this.setStatus(this.statusValue === 'closed' ? 'connecting' : 'reconnecting')
+    this.welcomed = false
+    let ws: WebSocketLike
+    try {
+      ws = factory(url, protocols)
+    } catch (error) {
+      this.scheduleReconnect(error instanceof Error ? error.message : String(error))
+      return
+    }
+    this.ws = ws
+    ws.onopen = () => {
+      this.lastHeard = Date.now()
+      const resume = [...this.subs.values()]
+        .filter((s) => s.epoch !== null)
+        .map((s) => ({ sub: s.sub, source: s.source, epoch: s.epoch as string, lastSeq: s.lastSeq, ...this.windowField() }))
+      for (const s of this.subs.values()) s.syncing = true
+      this.send({ type: 'hello', protocol: PROTOCOL_VERSION, client: this.options.client ?? 'dsh-lens/0.1', resume })
+    }
+    ws.onmessage = (event) => {
+      if (this.ws !== ws) return
+      this.lastHeard = Date.now()
+      if (typeof event.data !== 'string') return
+      let message: ServerMessage
+      try {
+        message = JSON.parse(event.data) as ServerMessage
+      } catch {
+        return
+      }
+      this.onMessage(message)
+    }
+    ws.onclose = () => {
+      if (this.ws !== ws) return
+      this.ws = undefined
+      this.welcomed = false
+      clearInterval(this.pingTimer)
+      if (!this.stopped) this.scheduleReconnect('connection closed')
+    }
+    ws.onerror = () => undefined
+  }
+
+  private windowField(): { window?: number } {
+    return this.options.window === undefined ? {} : { window: this.options.window }
+  }
+
+  private scheduleReconnect(detail: string): void {
+    for (const l of this.lists.values()) l.reject(new Error(detail))
+    this.lists.clear()
+    this.setStatus('reconnecting', detail)
+    clearTimeout(this.reconnectTimer)
+    this.reconnectTimer = setTimeout(() => {
+      if (!this.stopped) this.open()
+    }, this.backoff.next())
+  }
+
+  private send(message: ClientMessage): void {
+    if (this.ws !== undefined && this.ws.readyState === OPEN) this.ws.send(JSON.stringify(message))
+  }
+
+  private sendSubscribe(state: SubState, fromSeq = 0): void {
+    state.syncing = true
+    const epoch = state.epoch
+    this.send({
+      type: 'subscribe',
+      sub: state.sub,
+      source: state.source,
+      fromSeq,
+      ...(epoch === null ? {} : { epoch }),
+      ...this.windowField(),
+    })
+  }
+
+  /** Something does not line up: ask again from the last applied seq rather than guess. */
+  private resync(state: SubState): void {
+    this.sendSubscribe(state, state.lastSeq + 1)
+  }
+
+  private onMessage(message: ServerMessage): void {
+    switch (message.type) {
+      case 'welcome': {
+        this.welcomed = true
+        this.backoff.reset()
+        this.heartbeatMs = message.heartbeatMs
+        clearInterval(this.pingTimer)
+        this.pingTimer = setInterval(() => this.beat(), this.heartbeatMs)
+        this.setStatus('connected')
+        for (const s of this.subs.values()) if (s.epoch === null) this.sendSubscribe(s)
+        for (const req of this.lists.keys()) this.send({ type: 'list', req })
+        return
+      }
+      case 'sessions': {
+        const pending = this.lists.get(message.req)
+        this.lists.delete(message.req)
+        pending?.resolve(message.items)
+        return
+      }
+      case 'snapshot':
+        return this.onSnapshot(message)
+      case 'append':
+        return this.onAppend(message)
+      case 'live': {
+        const s = this.subs.get(message.sub)
+        if (s === undefined || s.syncing) return
+        this.setStatus('live')
+        s.handlers.onLive?.(message.lastSeq)
+        return
+      }
+      case 'reset': {
+        const s = this.subs.get(message.sub)
+        if (s === undefined) return
+        s.epoch = null
+        s.lastSeq = -1
+        s.syncing = true
+        this.setStatus('reset', message.reason)
+        s.handlers.onReset(message.reason)
+        return
+      }
+      case 'status':
+        this.subs.get(message.sub)?.handlers.onWriterStatus?.(message)
+        return
+      case 'ping': {
+        this.send({ type: 'pong', t: message.t })
+        // Messages arrive in order, so by now every append the server counted must have been applied.
+        for (const [sub, seq] of Object.entries(message.subs)) {
+          const s = this.subs.get(sub)
+          if (s !== undefined && !s.syncing && seq > s.lastSeq) this.resync(s)
+        }
+        return
+      }
+      case 'pong':
+        return
+      case 'error': {
+        const s = message.sub === undefined ? undefined : this.subs.get(message.sub)
+        const error = { code: message.code, message: message.message }
+        if (s !== undefined) s.handlers.onError?.(error)
+        this.options.onError?.({ ...error, ...(message.sub === undefined ? {} : { sub: message.sub }) })
+        if (message.req !== undefined) {
+          this.lists.get(message.req)?.reject(new Error(message.message))
+          this.lists.delete(message.req)
+        }
+        return
+      }
+    }
+  }
+
+  private onSnapshot(message: Extract<ServerMessage, { type: 'snapshot' }>): void {
+    const s = this.subs.get(message.sub)
+    if (s === undefined) return
+    if (message.mode === 'resume') {
+      if (message.epoch !== s.epoch || message.fromSeq !== s.lastSeq + 1) {
+        // A resume that does not start where we are cannot be applied; ask for exactly what we need.
+        if (message.epoch === s.epoch) return this.resync(s)
+        s.epoch = null
+        s.lastSeq = -1
+        s.handlers.onReset('epoch-mismatch')
+        this.sendSubscribe(s)
+        return
+      }
+    } else if (s.lastSeq >= 0 || (s.epoch !== null && s.epoch !== message.epoch)) {
+      s.lastSeq = -1
+      s.handlers.onReset('epoch-mismatch')
+    }
+    s.epoch = message.epoch
+    s.lastSeq = message.fromSeq - 1
+    s.syncing = false
+    s.handlers.onSnapshot({
+      epoch: message.epoch,
+      sessionId: message.sessionId,
+      headerLine: message.headerLine,
+      encoding: message.encoding,
+      fromSeq: message.fromSeq,
+      headSeq: message.headSeq,
+      mode: message.mode,
+    })
+    if (this.statusValue === 'reset') this.setStatus('connected')
+  }
+
+  private onAppend(message: Extract<ServerMessage, { type: 'append' }>): void {
+    const s = this.subs.get(message.sub)
+    if (s === undefined || s.syncing || message.epoch !== s.epoch) return
+    if (message.toSeq <= s.lastSeq) {
+      this.send({ type: 'ack', sub: s.sub, seq: s.lastSeq })
+      return
+    }
+    if (message.fromSeq !== s.lastSeq + 1 || message.toSeq < message.fromSeq) return this.resync(s)
+    s.lastSeq = message.toSeq
+    s.handlers.onAppend({ fromSeq: message.fromSeq, toSeq: message.toSeq, lines: message.lines })
+    // Ack after the handler ran: credit means "applied", which is what bounds the client's own memory.
+    this.send({ type: 'ack', sub: s.sub, seq: message.toSeq })
+    const now = Date.now()
+    const bucket = this.rate[this.rate.length - 1]
+    const n = message.toSeq - message.fromSeq + 1
+    if (bucket !== undefined && now - bucket.t < 1000) bucket.n += n
+    else this.rate.push({ t: now, n })
+  }
+
+  private beat(): void {
+    // 2.5 heartbeats of silence: the connection is dead even if the socket has not noticed.
+    if (Date.now() - this.lastHeard > this.heartbeatMs * 2.5) {
+      const ws = this.ws
+      this.ws = undefined
+      ws?.close(4000, 'heartbeat timeout')
+      clearInterval(this.pingTimer)
+      if (!this.stopped) this.scheduleReconnect('heartbeat timeout')
+      return
+    }
+    this.send({ type: 'ping', t: Date.now() })
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * The companion server as one object: node:http for the viewer's static files, a `ws` server (noServer) for
+ * `/v1/stream` upgrades that pass the trust checks, and the shared tail registry. Used by `serve` and tests.
+ */
+
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { loadContentChecksum } from '../core/index.ts'
+import { MAX_CLIENT_MESSAGE_BYTES, STREAM_PATH } from '../live/protocol.ts'
+import { PathGuard } from './path-guard.ts'
+import { checkHost, checkStreamUpgrade, newToken, selectProtocol, type TrustPolicy } from './request-trust.ts'
+import { SessionCatalog } from './session-catalog.ts'
+import { serveStatic } from './static-files.ts'
+import { StreamConnection, type ConnectionStats } from './stream-connection.ts'
+import type { SessionTail } from './session-tail.ts'
+import { TailRegistry } from './tail-registry.ts'
+
+export interface LensServerOptions {
+  /** Session files, session directories or sessions roots to serve (read-only). */
+  readonly roots: readonly string[]
+  readonly host?: string
+  readonly port?: number
+  /** Built viewer directory; missing is allowed (then only the stream works). */
+  readonly distDir?: string
+  readonly token?: string
+  readonly allowOrigins?: readonly string[]
+  readonly pollMs?: number
+  readonly heartbeatMs?: number
+  readonly deadMs?: number
+  readonly highWaterBytes?: number
+  readonly maxBatchEvents?: number
+  readonly maxBatchBytes?: number
+  readonly defaultWindow?: number
+  readonly maxWindow?: number
+  readonly ringBytes?: number
+}
+
+export interface LensServer {
+  readonly port: number
+  readonly host: string
+  readonly token: string
+  /** `http://host:port` (the server's own origin). */
+  readonly origin: string
+  readonly streamUrl: string
+  /** The URL to open in a browser, token included. */
+  readonly viewerUrl: string
+  connections(): ConnectionStats[]
+  /** The files being followed right now (diagnostics, tests). */
+  tails(): readonly SessionTail[]
+  close(): Promise<void>
+}
+
+function refuse(socket: Duplex, status: number, message: string): void {
+  const reason = status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Bad Request'
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${message}\n`)
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host
+}
+
+export async function startLensServer(options: LensServerOptions): Promise<LensServer> {
+  const host = options.host ?? '127.0.0.1'
+  const token = options.token ?? newToken()
+  const checksum = await loadContentChecksum()
+  const guard = await PathGuard.create(options.roots)
+  let distGuard: PathGuard | undefined
+  try {
+    distGuard = options.distDir === undefined ? undefined : await PathGuard.create([options.distDir])
+  } catch {
+    distGuard = undefined
+  }
+  const distDir = distGuard?.roots[0] ?? options.distDir ?? 'dist'
+  const registry = new TailRegistry({
+    pollMs: options.pollMs ?? 300,
+    checksum,
+    ringBytes: options.ringBytes ?? 8 * 1024 * 1024,
+    readChunkBytes: 1024 * 1024,
+  })
+  const catalog = new SessionCatalog(guard, checksum)
+  const connections = new Set<StreamConnection>()
+  const policy: { -readonly [K in keyof TrustPolicy]: TrustPolicy[K] } = {
+    token,
+    port: 0,
+    extraHosts: host === '127.0.0.1' || host === 'localhost' || host === '::1' ? [] : [host],
+    extraOrigins: options.allowOrigins ?? [],
+  }
+  const heartbeatMs = options.heartbeatMs ?? 10_000
+  const ctx = {
+    registry,
+    catalog,
+    guard,
+    limits: {
+      highWaterBytes: options.highWaterBytes ?? 8 * 1024 * 1024,
+      maxBatchEvents: options.maxBatchEvents ?? 500,
+      maxBatchBytes: options.maxBatchBytes ?? 1024 * 1024,
+      checksum,
+    },
+    serverId: randomBytes(8).toString('hex'),
+    heartbeatMs,
+    deadMs: options.deadMs ?? Math.max(30_000, heartbeatMs * 3),
+    defaultWindow: options.defaultWindow ?? 2000,
+    maxWindow: options.maxWindow ?? 20_000,
+    maxSubscriptions: 32,
+  }
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    handleProtocols: selectProtocol,
+    perMessageDeflate: false,
+  })
+  const server: Server = createServer((req, res) => {
+    const verdict = checkHost(req, policy)
+    if (!verdict.ok) {
+      res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' })
+      res.end(verdict.message + '\n')
+      return
+    }
+    if (new URL(req.url ?? '/', 'http://localhost').pathname === STREAM_PATH) {
+      res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' })
+      res.end(`${STREAM_PATH} is a WebSocket endpoint\n`)
+      return
+    }
+    serveStatic(req, res, distDir, distGuard).catch(() => {
+      if (!res.headersSent) res.writeHead(500)
+      res.end()
+    })
+  })
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== STREAM_PATH)
+      return refuse(socket, 404, `no WebSocket endpoint here; use ${STREAM_PATH}`)
+    const verdict = checkStreamUpgrade(req, policy)
+    if (!verdict.ok) return refuse(socket, verdict.status, verdict.message)
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const connection = new StreamConnection(ws, ctx)
+      connections.add(connection)
+      ws.on('close', () => connections.delete(connection))
+    })
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  policy.port = port
+  const origin = `http://${formatHost(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host)}:${port}`
+  const streamUrl = `${origin.replace(/^http/, 'ws')}${STREAM_PATH}`
+  // `:` and `/` are legal in a query, so the stream URL stays readable; the token is base64url.
+  const viewerUrl = `${origin}/?ws=${streamUrl}&token=${token}`
+
+  return {
+    port,
+    host,
+    token,
+    origin,
+    streamUrl,
+    viewerUrl,
+    connections: () => [...connections].map((c) => c.stats()),
+    tails: () => registry.list(),
+    async close() {
+      for (const c of connections) c.terminate()
+      connections.clear()
+      wss.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await registry.closeAll()
+    },
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The read fence: every file the server opens must resolve (realpath, so symlinks are followed first)
+ * to a place at or below one of the paths it was started with. Nothing here writes.
+ */
+
+import { realpath, stat } from 'node:fs/promises'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
+
+/** Whether real path `child` is `root` itself or below it. */
+export function isWithin(root: string, child: string): boolean {
+  const rel = relative(root, child)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..')
+}
+
+export class PathGuard {
+  private constructor(private readonly realRoots: readonly string[]) {}
+
+  /** Resolve the given roots once; a root that does not exist is an error the user must see. */
+  static async create(roots: readonly string[]): Promise<PathGuard> {
+    const real: string[] = []
+    for (const root of roots) real.push(await realpath(resolve(root)))
+    return new PathGuard(real)
+  }
+
+  get roots(): readonly string[] {
+    return this.realRoots
+  }
+
+  /**
+   * The real path of `candidate` when it is a regular file below a root, else undefined. A `..` segment
+   * is refused outright (before resolution) so that intent, not just outcome, is fenced.
+   */
+  async resolveFile(candidate: string): Promise<string | undefined> {
+    if (candidate.includes('\0') || candidate.split(/[\\/]/).includes('..') || !isAbsolute(candidate)) return undefined
+    let real: string
+    try {
+      real = await realpath(candidate)
+      if (!(await stat(real)).isFile()) return undefined
+    } catch {
+      return undefined
+    }
+    if (real.endsWith('.tmp')) return undefined
+    return this.realRoots.some((root) => isWithin(root, real)) ? real : undefined
+  }
+}

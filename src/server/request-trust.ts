@@ -1,0 +1,110 @@
+/**
+ * Who may talk to the companion server: a loopback-ish Host header (defeats DNS rebinding), an Origin that is
+ * the server's own when a browser sends one (defeats cross-site pages), and the random token on every stream
+ * connection, compared in constant time.
+ */
+
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
+import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from '../live/protocol.ts'
+
+export interface TrustPolicy {
+  readonly token: string
+  /** The port the server listens on: Origins must name it. */
+  readonly port: number
+  /** Extra host names accepted besides loopback (the explicit --host). */
+  readonly extraHosts: readonly string[]
+  /** Extra exact origins accepted (e.g. a Vite dev server), from --allow-origin. */
+  readonly extraOrigins: readonly string[]
+}
+
+export type Verdict = { readonly ok: true } | { readonly ok: false; readonly status: 400 | 401 | 403; readonly message: string }
+
+const OK: Verdict = { ok: true }
+
+/** 32 random bytes, base64url: valid in a URL query and as a subprotocol token. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '')
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h)
+}
+
+/** Host header → hostname, or undefined when it is not a plain host[:port]. */
+function hostnameOf(hostHeader: string): string | undefined {
+  try {
+    const url = new URL(`http://${hostHeader}`)
+    return url.host === hostHeader.toLowerCase() || url.hostname !== '' ? url.hostname : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function checkHost(req: IncomingMessage, policy: TrustPolicy): Verdict {
+  const header = req.headers.host
+  if (header === undefined || header === '') return { ok: false, status: 400, message: 'missing Host header' }
+  const hostname = hostnameOf(header)
+  if (hostname === undefined) return { ok: false, status: 400, message: 'malformed Host header' }
+  const bare = hostname.replace(/^\[|\]$/g, '')
+  if (isLoopbackHost(hostname) || policy.extraHosts.includes(bare)) return OK
+  return { ok: false, status: 403, message: `Host "${header}" is not a loopback name; refused (DNS rebinding guard)` }
+}
+
+/** Browsers always send Origin on WebSocket upgrades; when present it must be this server. */
+export function checkOrigin(req: IncomingMessage, policy: TrustPolicy): Verdict {
+  const origin = req.headers.origin
+  if (origin === undefined) return OK
+  if (policy.extraOrigins.includes(origin)) return OK
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return { ok: false, status: 403, message: `Origin "${origin}" is malformed; refused` }
+  }
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port)
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  const own =
+    url.protocol === 'http:' && port === policy.port && (isLoopbackHost(url.hostname) || policy.extraHosts.includes(host))
+  return own ? OK : { ok: false, status: 403, message: `Origin "${origin}" is not this server's origin; refused` }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // Hash first so the comparison is constant-time even when lengths differ.
+  const ha = createHash('sha256').update(a).digest()
+  const hb = createHash('sha256').update(b).digest()
+  return timingSafeEqual(ha, hb)
+}
+
+/** The token from `?token=` or an offered `dsh-viewer.token.<token>` subprotocol. */
+export function presentedToken(req: IncomingMessage): string | undefined {
+  const url = new URL(req.url ?? '/', 'http://localhost')
+  const query = url.searchParams.get('token')
+  if (query !== null) return query
+  const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim())
+  const carrier = offered.find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX))
+  return carrier?.slice(TOKEN_SUBPROTOCOL_PREFIX.length)
+}
+
+export function checkToken(req: IncomingMessage, policy: TrustPolicy): Verdict {
+  const token = presentedToken(req)
+  if (token === undefined || token === '')
+    return { ok: false, status: 401, message: 'missing token: open the URL the server printed' }
+  if (!sameSecret(token, policy.token)) return { ok: false, status: 401, message: 'wrong token: open the URL the server printed' }
+  return OK
+}
+
+/** All checks for a `/v1/stream` upgrade, in the order that leaks least. */
+export function checkStreamUpgrade(req: IncomingMessage, policy: TrustPolicy): Verdict {
+  for (const check of [checkHost, checkOrigin, checkToken]) {
+    const verdict = check(req, policy)
+    if (!verdict.ok) return verdict
+  }
+  return OK
+}
+
+/** The subprotocol to select: ours when offered (never echo the token carrier back). */
+export function selectProtocol(protocols: Set<string>): string | false {
+  return protocols.has(PROTOCOL) ? PROTOCOL : false
+}

@@ -1,0 +1,130 @@
+/** `lens serve [PATH ...] [--port N] [--host ADDR] [--demo]`: flag parsing, startup banner, and shutdown on SIGINT/SIGTERM. */
+
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { startDemoWriter, type DemoWriter } from './demo-writer.ts'
+import { startLensServer } from './lens-server.ts'
+import { isLoopbackHost } from './request-trust.ts'
+
+export const SERVE_USAGE = `usage: lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--allow-origin ORIGIN] [--dist DIR]
+  PATH            a session file, a session directory, or a sessions root (default: $DSH_HOME/sessions or ~/.dsh/sessions)
+  --port N        port to listen on (default 0: pick a free one)
+  --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
+  --demo          also serve a generated session that grows live (written to a private temp directory)
+  --allow-origin  an extra exact Origin allowed to connect (e.g. http://localhost:5173 for the Vite dev server)
+  --dist DIR      the built viewer (default: dist/ of this checkout)`
+
+export class ServeUsageError extends Error {}
+
+export interface ServeArgs {
+  readonly paths: readonly string[]
+  readonly port: number
+  readonly host: string
+  readonly demo: boolean
+  readonly allowOrigins: readonly string[]
+  readonly distDir: string | undefined
+}
+
+export function defaultSessionsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env['DSH_HOME']
+  // The harness treats a blank DSH_HOME as unset.
+  return home !== undefined && home.trim() !== '' ? join(home, 'sessions') : join(homedir(), '.dsh', 'sessions')
+}
+
+export function parseServeArgs(argv: readonly string[]): ServeArgs {
+  const paths: string[] = []
+  const allowOrigins: string[] = []
+  let port = 0
+  let host = '127.0.0.1'
+  let demo = false
+  let distDir: string | undefined
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1]
+    if (v === undefined || v.startsWith('--')) throw new ServeUsageError(`${flag} needs a value`)
+    return v
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    switch (arg) {
+      case '--port': {
+        const raw = value(i++, arg)
+        port = Number(raw)
+        if (!/^\d+$/.test(raw) || port > 65535) throw new ServeUsageError(`--port takes an integer 0-65535, got "${raw}"`)
+        break
+      }
+      case '--host':
+        host = value(i++, arg)
+        break
+      case '--demo':
+        demo = true
+        break
+      case '--allow-origin': {
+        const origin = value(i++, arg)
+        if (!/^https?:\/\/[^/]+$/.test(origin))
+          throw new ServeUsageError(`--allow-origin takes an origin like http://localhost:5173, got "${origin}"`)
+        allowOrigins.push(origin)
+        break
+      }
+      case '--dist':
+        distDir = value(i++, arg)
+        break
+      default:
+        if (arg.startsWith('-')) throw new ServeUsageError(`unknown flag "${arg}"`)
+        paths.push(arg)
+    }
+  }
+  return { paths, port, host, demo, allowOrigins, distDir }
+}
+
+export async function runServe(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(SERVE_USAGE + '\n')
+    return
+  }
+  let args: ServeArgs
+  try {
+    args = parseServeArgs(argv)
+  } catch (error) {
+    if (!(error instanceof ServeUsageError)) throw error
+    process.stderr.write(`lens serve: ${error.message}\n${SERVE_USAGE}\n`)
+    process.exit(2)
+  }
+  let demo: DemoWriter | undefined
+  const roots = [...args.paths]
+  if (args.demo) {
+    demo = await startDemoWriter()
+    roots.push(demo.root)
+  }
+  if (args.paths.length === 0 && !args.demo) roots.push(defaultSessionsRoot())
+  if (!isLoopbackHost(args.host)) {
+    process.stderr.write(
+      `lens serve: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
+    )
+  }
+  const distDir = args.distDir ?? fileURLToPath(new URL('../../dist', import.meta.url))
+  let server
+  try {
+    server = await startLensServer({ roots, host: args.host, port: args.port, distDir, allowOrigins: args.allowOrigins })
+  } catch (error) {
+    await demo?.stop()
+    const code = (error as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? `a path does not exist (${(error as Error).message})` : (error as Error).message
+    process.stderr.write(`lens serve: cannot start: ${why}\n`)
+    process.exit(2)
+  }
+  process.stdout.write(`dsh-lens serve: reading (never writing) ${roots.join(', ')}\n`)
+  process.stdout.write(`listening on ${server.origin} (stream ${server.streamUrl})\n`)
+  process.stdout.write(`open: ${server.viewerUrl}\n`)
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  await server.close()
+  await demo?.stop()
+}
