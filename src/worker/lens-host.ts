@@ -17,6 +17,8 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
   let activeLoad = -1
   let live = false
   let fileLoad = false
+  /** Whether the active load still accepts input (false once finished, failed or cancelled). */
+  let open = false
   const cancelled = new Set<number>()
   let lastProgressAt = 0
   let lastSummaryAt = 0
@@ -58,6 +60,7 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
     activeLoad = loadId
     live = false
     fileLoad = true
+    open = true
     session.begin(file.name, file.size)
     sendProgress(session, loadId, true)
     try {
@@ -68,11 +71,15 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
       })
       // A newer load took over the session while a slice was being read: it owns the state now.
       if (activeLoad !== loadId) return
+      open = false
       session.finish(!complete)
       sendProgress(session, loadId, true)
       sendSummary(session, loadId)
     } catch (error) {
-      if (activeLoad === loadId) fail(session, loadId, error)
+      if (activeLoad === loadId) {
+        open = false
+        fail(session, loadId, error)
+      }
     }
   }
 
@@ -127,33 +134,36 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         activeLoad = req.loadId
         live = req.live
         fileLoad = false
+        open = true
         session.begin(req.name, req.totalBytes)
         sendProgress(session, req.loadId, true)
         if (live) sendSummary(session, req.loadId)
         return
       case 'load-chunk':
-        if (req.loadId !== activeLoad || cancelled.has(req.loadId)) return
+        if (req.loadId !== activeLoad || !open) return
         try {
           session.push(new Uint8Array(req.bytes))
         } catch (error) {
+          open = false
           fail(session, req.loadId, error)
-          cancelled.add(req.loadId)
           return
         }
         sendProgress(session, req.loadId, false)
         if (live && Date.now() - lastSummaryAt >= PROGRESS_INTERVAL_MS) sendSummary(session, req.loadId)
         return
       case 'load-end':
-        if (req.loadId !== activeLoad || cancelled.has(req.loadId)) return
+        if (req.loadId !== activeLoad || !open) return
+        open = false
         session.finish(false)
         sendProgress(session, req.loadId, true)
         sendSummary(session, req.loadId)
         return
       case 'cancel':
-        if (req.loadId !== activeLoad || cancelled.has(req.loadId)) return
+        if (req.loadId !== activeLoad || !open) return
         cancelled.add(req.loadId)
         // A file load notices the flag after its current slice; a stream is closed here with what parsed.
         if (!fileLoad) {
+          open = false
           session.finish(true)
           sendSummary(session, req.loadId)
         }

@@ -263,6 +263,12 @@ export class LensSession {
     const transcriptCounterparts: number[] = []
     if (replacement !== null) this.collectCovered(replacement, transcriptCounterparts)
     else if (summary.kind === 'message' && summary.seq !== null) transcriptCounterparts.push(summary.seq)
+    const firstCounterpart = transcriptCounterparts[0]
+    const counterpartIndex = firstCounterpart === undefined ? -1 : this.indexOfSeq(firstCounterpart)
+    const counterpartRows =
+      counterpartIndex < 0
+        ? null
+        : { messages: log.messageRows.countAt(counterpartIndex) - 1, all: log.allRows.countAt(counterpartIndex) - 1 }
     const sources = Array.isArray(event.sourceEventSeqs)
       ? event.sourceEventSeqs.filter((s): s is number => typeof s === 'number')
       : []
@@ -277,6 +283,7 @@ export class LensSession {
       shadowedAtSeq: summary.surface?.shadowedBySeq ?? null,
       surfaceCounterpart,
       transcriptCounterparts,
+      counterpartRows,
       replacement,
       diagnostics: log.diagnostics.filter((d) => d.index === index).slice(0, 100),
     }

@@ -148,6 +148,8 @@ export interface EventDetail {
   readonly surfaceCounterpart: number | null
   /** Transcript seqs this event stands for at the cursor (itself, or what a replacement covers). Capped. */
   readonly transcriptCounterparts: readonly number[]
+  /** Transcript row positions (per list) of the first transcript counterpart, for scrolling it into view. */
+  readonly counterpartRows: { readonly messages: number; readonly all: number } | null
   readonly replacement: ReplacementInfo | null
   readonly diagnostics: readonly Diagnostic[]
 }

@@ -1,0 +1,47 @@
+/**
+ * E2E against the built app: `vite build` runs first (npm run test:e2e), then `vite preview` on 4178 with
+ * --strictPort, so a stray server on the usual ports can never answer instead of this build.
+ * Browser: Debian's /usr/bin/chromium when present (no downloads in CI), else Playwright's own Chromium.
+ */
+
+import { existsSync } from 'node:fs'
+import { defineConfig } from '@playwright/test'
+
+const SYSTEM_CHROMIUM = '/usr/bin/chromium'
+const PORT = 4178
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.spec.ts',
+  // Specs are independent and short; two workers keep the whole run well under three minutes.
+  workers: 2,
+  fullyParallel: true,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  retries: 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
+      // --no-sandbox: containers run as root without user namespaces; the rest keeps Chromium off the network.
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx vite preview --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+})

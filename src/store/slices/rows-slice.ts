@@ -1,0 +1,61 @@
+/** Lazy row fetching for the virtualized panes: asks the worker only for what is visible and not cached. */
+
+import { RowCache } from '../row-cache.ts'
+import type { TranscriptList } from '../../worker/protocol.ts'
+import type { LensSliceCreator } from './types.ts'
+
+export interface RowsSlice {
+  /** The viewport cache (a stable reference); `cacheVersion` changes whenever it gains entries. */
+  cache: RowCache
+  cacheVersion: number
+  ensureTranscriptRows: (list: TranscriptList, from: number, to: number) => void
+  ensureSummaries: (indices: readonly number[]) => void
+}
+
+export const createRowsSlice: LensSliceCreator<RowsSlice> = (client) => (set, get) => {
+  const inFlightRows = new Set<string>()
+  const inFlightSummaries = new Set<number>()
+  const bump = (): void => set((s) => ({ cacheVersion: s.cacheVersion + 1 }))
+  return {
+    cache: new RowCache(),
+    cacheVersion: 0,
+    ensureTranscriptRows: (list, from, to) => {
+      const { cache } = get()
+      let first = from
+      while (first < to && (cache.hasRow(list, first) || inFlightRows.has(`${list}:${first}`))) first++
+      let last = to
+      while (last > first && (cache.hasRow(list, last - 1) || inFlightRows.has(`${list}:${last - 1}`))) last--
+      if (first >= last) return
+      for (let r = first; r < last; r++) inFlightRows.add(`${list}:${r}`)
+      const generation = get().loadGeneration
+      client
+        .query('transcript-rows', { list, from: first, to: last })
+        .then(({ rows, summaries }) => {
+          if (get().loadGeneration !== generation) return
+          cache.addRows(list, rows)
+          cache.addSummaries(summaries)
+          bump()
+        })
+        .catch((error: unknown) => console.error(error))
+        .finally(() => {
+          for (let r = first; r < last; r++) inFlightRows.delete(`${list}:${r}`)
+        })
+    },
+    ensureSummaries: (indices) => {
+      const { cache } = get()
+      const missing = indices.filter((i) => !cache.hasSummary(i) && !inFlightSummaries.has(i))
+      if (missing.length === 0) return
+      missing.forEach((i) => inFlightSummaries.add(i))
+      const generation = get().loadGeneration
+      client
+        .query('summaries', { indices: missing })
+        .then((summaries) => {
+          if (get().loadGeneration !== generation) return
+          cache.addSummaries(summaries)
+          bump()
+        })
+        .catch((error: unknown) => console.error(error))
+        .finally(() => missing.forEach((i) => inFlightSummaries.delete(i)))
+    },
+  }
+}

@@ -1,0 +1,96 @@
+/** The page: top bar, verdict banner, the three resizable columns, and the timeline; drop a log anywhere. */
+
+import { useRef, useState, type DragEvent } from 'react'
+import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
+import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
+import { InspectorPane } from '../panes/inspector/InspectorPane.tsx'
+import { ReplaceGraphPane } from '../panes/replace-graph/ReplaceGraphPane.tsx'
+import { SurfacePane } from '../panes/surface/SurfacePane.tsx'
+import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
+import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
+import { Splitter } from '../shared/Splitter.tsx'
+import { RejectBanner } from './RejectBanner.tsx'
+import { TopBar } from './TopBar.tsx'
+import { useGlobalKeys } from './use-global-keys.ts'
+import { useHashSync } from './use-hash-sync.ts'
+import { useInitialSource } from './use-initial-source.ts'
+import { useTheme } from './use-theme.ts'
+
+export function App() {
+  const store = useLensStoreApi()
+  const loadState = useLensStore(selectLoadState)
+  const [f0, f1] = useLensStore(selectPaneFractions)
+  const mainRef = useRef<HTMLElement>(null)
+  const [dragOver, setDragOver] = useState(false)
+  useTheme()
+  useInitialSource()
+  useHashSync()
+  useGlobalKeys()
+
+  const onDragOver = (event: DragEvent<HTMLDivElement>): void => {
+    if (!event.dataTransfer.types.includes('Files')) return
+    event.preventDefault()
+    event.dataTransfer.dropEffect = 'copy'
+    setDragOver(true)
+  }
+  const onDrop = (event: DragEvent<HTMLDivElement>): void => {
+    event.preventDefault()
+    setDragOver(false)
+    const file = event.dataTransfer.files[0]
+    if (file !== undefined) store.getState().loadFile(file)
+  }
+
+  return (
+    <div
+      data-testid="app"
+      data-load-state={loadState}
+      className="relative flex h-full flex-col bg-canvas text-ink"
+      onDragOver={onDragOver}
+      onDragLeave={(event) => {
+        if (event.currentTarget === event.target) setDragOver(false)
+      }}
+      onDrop={onDrop}
+    >
+      <TopBar />
+      <RejectBanner />
+      <main ref={mainRef} className="flex min-h-0 flex-1 gap-0 border-b border-line">
+        <div className="min-w-0" style={{ width: `${f0 * 100}%` }}>
+          <TranscriptPane />
+        </div>
+        <Splitter
+          label="Resize transcript"
+          value={f0}
+          origin={0}
+          containerRef={mainRef}
+          onChange={(f) => store.getState().setPaneFraction(0, f)}
+        />
+        <div className="min-w-0" style={{ width: `${f1 * 100}%` }}>
+          <SurfacePane />
+        </div>
+        <Splitter
+          label="Resize model surface"
+          value={f1}
+          origin={f0}
+          containerRef={mainRef}
+          onChange={(f) => store.getState().setPaneFraction(1, f)}
+        />
+        <div className="flex min-w-0 flex-1 flex-col divide-y divide-line">
+          <InspectorPane />
+          <div className="flex h-[34%] min-h-32 flex-col">
+            <ReplaceGraphPane />
+          </div>
+          <div className="flex h-[24%] min-h-24 flex-col">
+            <DiagnosticsPane />
+          </div>
+        </div>
+      </main>
+      <TimelineScrubber />
+      {dragOver ? (
+        <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
+          Drop a session.jsonl or session.jsonl.zstd to open it
+        </div>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,74 @@
+/** Top bar: source and stats, the file picker (hidden input), load progress with cancel, theme toggle. */
+
+import { useRef } from 'react'
+import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { selectLoadState, selectProgress, selectSourceName, selectSummary, selectTheme } from '../../store/selectors.ts'
+import { formatBytes, formatRate } from './format-bytes.ts'
+
+const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+
+export function TopBar() {
+  const store = useLensStoreApi()
+  const loadState = useLensStore(selectLoadState)
+  const progress = useLensStore(selectProgress)
+  const summary = useLensStore(selectSummary)
+  const name = useLensStore(selectSourceName)
+  const theme = useLensStore(selectTheme)
+  const live = useLensStore((s) => s.live)
+  const input = useRef<HTMLInputElement>(null)
+  return (
+    <header className="flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
+      <h1 className="text-sm font-bold">dsh-lens</h1>
+      <span className="max-w-80 truncate font-mono text-xs" title={name}>
+        {name === '' ? 'no log' : name}
+      </span>
+      {summary !== null ? (
+        <span className="text-xs text-muted">
+          {summary.length.toLocaleString('en-US')} events · {summary.encoding ?? '?'}
+          {summary.upgradedEvents > 0 ? ` · ${summary.upgradedEvents.toLocaleString('en-US')} legacy events upgraded` : ''}
+          {live ? ' · live' : ''}
+        </span>
+      ) : null}
+      {loadState === 'loading' && progress !== null ? (
+        <span className="flex items-center gap-2 text-xs" role="status" data-testid="load-progress">
+          <span className="tabular-nums">
+            {formatBytes(progress.inputBytes)}
+            {progress.totalBytes !== null ? ` of ${formatBytes(progress.totalBytes)}` : ''} ·{' '}
+            {progress.events.toLocaleString('en-US')} events · {formatRate(progress.bytesPerSecond)}
+          </span>
+          <button type="button" className={BUTTON} onClick={() => store.getState().cancelLoad()}>
+            Cancel
+          </button>
+        </span>
+      ) : null}
+      <div className="ml-auto flex items-center gap-2">
+        <input
+          ref={input}
+          type="file"
+          data-testid="file-input"
+          accept=".jsonl,.zstd,.jsonl.zstd,application/json,text/plain"
+          className="hidden"
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0]
+            if (file !== undefined) store.getState().loadFile(file)
+            event.currentTarget.value = ''
+          }}
+        />
+        <button type="button" className={BUTTON} onClick={() => input.current?.click()}>
+          Open log…
+        </button>
+        <button
+          type="button"
+          className={BUTTON}
+          aria-pressed={theme === 'dark'}
+          onClick={() => store.getState().toggleTheme()}
+          title="Toggle light / dark theme"
+        >
+          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+        </button>
+      </div>
+    </header>
+  )
+}

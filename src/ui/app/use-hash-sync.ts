@@ -1,0 +1,72 @@
+/**
+ * Keeps `#seq=N&sel=M` in the URL in step with the cursor and selection: applied once per load when it becomes
+ * ready (and on `hashchange`), written back with `replaceState` afterwards, so a reload or a shared link lands on
+ * the same state. Writing starts only after the hash was applied, so the initial "cursor at the end" never
+ * overwrites a deep link.
+ */
+
+import { useEffect } from 'react'
+import type { LensStore } from '../../store/create-lens-store.ts'
+import { useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { formatHash, parseHash } from './location-hash.ts'
+
+async function applyHash(store: LensStore): Promise<void> {
+  const { seq, sel } = parseHash(window.location.hash)
+  const state = store.getState()
+  const summary = state.summary
+  if (summary === null) return
+  const toIndex = async (s: number): Promise<number> =>
+    summary.seqIsIndex ? s : await store.client.query('index-of-seq', { seq: s })
+  if (seq !== null) {
+    const index = await toIndex(seq)
+    if (index >= 0) state.setCursor(index)
+  }
+  if (sel !== null) {
+    const index = await toIndex(sel)
+    if (index >= 0) store.getState().select(index, 'link')
+  }
+}
+
+function currentHash(store: LensStore): string {
+  const s = store.getState()
+  if (s.summary === null || s.cursor < 0) return ''
+  const cursorSeq = s.summary.seqIsIndex ? s.cursor : s.snapshot?.index === s.cursor ? s.snapshot.seq : null
+  const selSeq = s.selected === null ? null : s.summary.seqIsIndex ? s.selected : (s.detail?.summary.seq ?? null)
+  return formatHash({ seq: cursorSeq, sel: selSeq })
+}
+
+export function useHashSync(): void {
+  const store = useLensStoreApi()
+  useEffect(() => {
+    let appliedFor = -1
+    let applying = false
+    const write = (): void => {
+      const s = store.getState()
+      if (applying || appliedFor !== s.loadGeneration) return
+      const hash = currentHash(store)
+      if (hash !== '' && hash !== window.location.hash) history.replaceState(null, '', hash)
+    }
+    const apply = (): void => {
+      const generation = store.getState().loadGeneration
+      applying = true
+      void applyHash(store).finally(() => {
+        applying = false
+        appliedFor = generation
+        write()
+      })
+    }
+    const unsubscribe = store.subscribe((s, previous) => {
+      const becameReady = s.summary !== null && s.summary.final && (previous.summary === null || !previous.summary.final)
+      if (becameReady && appliedFor !== s.loadGeneration) apply()
+      else write()
+    })
+    const onHashChange = (): void => {
+      if (window.location.hash !== currentHash(store)) apply()
+    }
+    window.addEventListener('hashchange', onHashChange)
+    return () => {
+      unsubscribe()
+      window.removeEventListener('hashchange', onHashChange)
+    }
+  }, [store])
+}

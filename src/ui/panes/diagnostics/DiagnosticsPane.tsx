@@ -1,0 +1,78 @@
+/** Every decoder, load and fold defect with line, seq and the harness's message; clicking one moves the cursor there. */
+
+import { useCallback } from 'react'
+import type { Diagnostic } from '../../../core/index.ts'
+import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import { selectSummary } from '../../../store/selectors.ts'
+import { VirtualList } from '../../shared/VirtualList.tsx'
+import { useState } from 'react'
+
+const ROW_ESTIMATE_PX = 40
+
+export function DiagnosticsPane() {
+  const store = useLensStoreApi()
+  const summary = useLensStore(selectSummary)
+  const [active, setActive] = useState<number | null>(null)
+  const list = summary?.diagnostics ?? []
+  const total = summary?.diagnosticCount ?? 0
+  const onRange = useCallback(() => {}, [])
+  const pick = (i: number): void => {
+    setActive(i)
+    const d = list[i]
+    if (d === undefined) return
+    const state = store.getState()
+    if (typeof d.index === 'number') {
+      state.setCursor(d.index)
+      state.select(d.index, 'diagnostics')
+    } else if (d.seq !== null) void state.selectSeq(d.seq, 'diagnostics', true)
+  }
+  return (
+    <section
+      aria-label="Diagnostics"
+      data-testid="diagnostics"
+      data-count={total}
+      className="flex min-h-0 flex-1 flex-col bg-panel"
+    >
+      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Diagnostics</h2>
+        <span className={`text-xs tabular-nums ${total > 0 ? 'text-danger' : 'text-muted'}`}>
+          {total.toLocaleString('en-US')}
+        </span>
+        {total > list.length ? (
+          <span className="text-xs text-muted">first {list.length.toLocaleString('en-US')} listed</span>
+        ) : null}
+      </header>
+      <VirtualList
+        count={list.length}
+        label="Diagnostics"
+        idPrefix="diagnostic"
+        estimateSizePx={ROW_ESTIMATE_PX}
+        itemKey={(i) => i}
+        itemSeq={(i) => list[i]?.seq ?? undefined}
+        itemClassName={(i) => (i === active ? 'bg-accent-soft' : 'hover:bg-raised')}
+        renderItem={(i) => <DiagnosticRow d={list[i]} />}
+        activeIndex={active}
+        onActivate={pick}
+        revealIndex={null}
+        onRange={onRange}
+        emptyText={summary === null ? 'No log loaded.' : 'No defects: the harness accepts this log.'}
+      />
+    </section>
+  )
+}
+
+function DiagnosticRow({ d }: { d: Diagnostic | undefined }) {
+  if (d === undefined) return null
+  return (
+    <div className="px-2 py-1 text-xs">
+      <div className="flex gap-2">
+        <span className={d.severity === 'error' ? 'font-semibold text-danger' : 'font-semibold text-warn'}>{d.severity}</span>
+        <span className="font-mono text-muted">{d.code}</span>
+        <span className="font-mono text-muted">line {d.line ?? '—'}</span>
+        <span className="font-mono text-muted">seq {d.seq ?? '—'}</span>
+      </div>
+      <p className="break-words">{d.message}</p>
+      {d.detail !== undefined ? <p className="break-words text-muted">{d.detail}</p> : null}
+    </div>
+  )
+}

@@ -1,0 +1,96 @@
+/** React Flow graph of every replace operation up to the cursor; clicking a node moves the cursor there. */
+
+import { ReactFlow, Background, Controls, useNodesInitialized, useReactFlow, type NodeMouseHandler } from '@xyflow/react'
+import { useEffect, useMemo, type KeyboardEvent } from 'react'
+import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
+import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
+import { toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
+
+const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
+/** Above this many replacements only the latest are drawn (the count in the header stays exact). */
+const GRAPH_REPLACEMENTS_MAX = 1500
+
+export function ReplaceGraphPane() {
+  const store = useLensStoreApi()
+  const summary = useLensStore(selectSummary)
+  const snapshot = useLensStore(selectSnapshot)
+  const selected = useLensStore(selectSelected)
+  const theme = useLensStore(selectTheme)
+  const count = snapshot?.replacementCount ?? 0
+  const all = summary?.replacements
+  const { nodes, edges } = useMemo(() => {
+    const upTo = all?.slice(Math.max(0, count - GRAPH_REPLACEMENTS_MAX), count) ?? []
+    return toFlowElements(upTo)
+  }, [all, count])
+  const shown = useMemo(
+    () => nodes.map((n) => (n.type === 'replace' ? { ...n, selected: n.data.replacement.index === selected } : n)),
+    [nodes, selected],
+  )
+
+  const pick = (node: ReplaceFlowNode | undefined): void => {
+    if (node?.type !== 'replace') return
+    const index = node.data.replacement.index
+    store.getState().setCursor(index)
+    store.getState().select(index, 'graph')
+  }
+  const onNodeClick: NodeMouseHandler<ReplaceFlowNode> = (_event, node) => pick(node)
+  // React Flow makes nodes focusable (Tab); Enter on a focused node acts like a click.
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    if (event.key !== 'Enter' && event.key !== ' ') return
+    const id = (document.activeElement as HTMLElement | null)?.closest('.react-flow__node')?.getAttribute('data-id')
+    if (id == null) return
+    event.preventDefault()
+    pick(nodes.find((n) => n.id === id))
+  }
+
+  return (
+    <section
+      aria-label="Replace graph"
+      data-testid="replace-graph"
+      data-count={count}
+      className="flex min-h-0 flex-1 flex-col bg-panel"
+      onKeyDown={onKeyDown}
+    >
+      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Replace graph</h2>
+        <span className="text-xs text-muted tabular-nums">{count}</span>
+        {count > GRAPH_REPLACEMENTS_MAX ? <span className="text-xs text-warn">latest {GRAPH_REPLACEMENTS_MAX} drawn</span> : null}
+      </header>
+      <div className="relative min-h-0 flex-1">
+        {count === 0 ? (
+          <p className="absolute inset-0 z-10 p-3 text-muted pointer-events-none">No replace operations up to the cursor.</p>
+        ) : null}
+        <ReactFlow
+          nodes={shown}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodeClick={onNodeClick}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          fitView
+          colorMode={theme}
+          proOptions={{ hideAttribution: true }}
+          aria-label="Replace operations"
+        >
+          <Background />
+          <Controls showInteractive={false} />
+          <FitOnChange nodeCount={nodes.length} />
+        </ReactFlow>
+      </div>
+    </section>
+  )
+}
+
+/** Re-fit the view when the set of nodes changes (the cursor crossed a replace). */
+function FitOnChange({ nodeCount }: { nodeCount: number }) {
+  const flow = useReactFlow()
+  // Fitting before React Flow has measured the new nodes would fit the old bounds.
+  const initialized = useNodesInitialized()
+  useEffect(() => {
+    if (!initialized) return
+    const frame = requestAnimationFrame(() => void flow.fitView({ maxZoom: 1.2, padding: 0.1 }))
+    return () => cancelAnimationFrame(frame)
+  }, [flow, nodeCount, initialized])
+  return null
+}

@@ -1,0 +1,132 @@
+/**
+ * The timeline scrubber over events 0..last: drag, click, keyboard. Marks show turns, replaces and diagnostics.
+ * A drag moves the cursor once per animation frame; the worker client keeps only the latest state request.
+ */
+
+import { useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react'
+import type { LensState } from '../../../store/create-lens-store.ts'
+import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import { selectCursor, selectSnapshot, selectSummary } from '../../../store/selectors.ts'
+import { scrubActionFor, type ScrubAction } from './scrub-keys.ts'
+import { indexAtPointer, markPositions } from './timeline-marks.ts'
+
+/** Apply a key's cursor move to the store. */
+export function runScrubAction(state: LensState, action: ScrubAction): void {
+  if (action.kind === 'step') state.step(action.delta)
+  else if (action.kind === 'jump') state.jump(action.mark, action.direction)
+  else if (action.kind === 'home') state.setCursor(0)
+  else state.setCursor((state.summary?.length ?? 0) - 1)
+}
+
+function MarkRow({
+  marks,
+  className,
+  label,
+}: {
+  marks: { fraction: number; index: number }[]
+  className: string
+  label: string
+}) {
+  return (
+    <div className="relative h-1.5" aria-hidden="true" title={label}>
+      {marks.map((m) => (
+        <span key={m.index} className={`absolute top-0 h-full w-0.5 ${className}`} style={{ left: `${m.fraction * 100}%` }} />
+      ))}
+    </div>
+  )
+}
+
+export function TimelineScrubber() {
+  const store = useLensStoreApi()
+  const summary = useLensStore(selectSummary)
+  const snapshot = useLensStore(selectSnapshot)
+  const cursor = useLensStore(selectCursor)
+  const trackRef = useRef<HTMLDivElement>(null)
+  const dragging = useRef(false)
+  const frame = useRef<number | null>(null)
+  const pendingX = useRef(0)
+  const last = (summary?.length ?? 0) - 1
+  const cursorSeq = summary?.seqIsIndex !== false || snapshot?.index !== cursor ? cursor : snapshot.seq
+  const marks = useMemo(() => {
+    if (summary === null) return { turns: [], replaces: [], diagnostics: [] }
+    return {
+      turns: markPositions(summary.turnIndices, last),
+      replaces: markPositions(
+        summary.replacements.map((r) => r.index),
+        last,
+      ),
+      diagnostics: markPositions(summary.diagnosticIndices, last),
+    }
+  }, [summary, last])
+
+  const moveTo = (clientX: number): void => {
+    const box = trackRef.current?.getBoundingClientRect()
+    if (box === undefined) return
+    store.getState().setCursor(indexAtPointer(clientX, box.left, box.width, last))
+  }
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>): void => {
+    if (last < 0) return
+    dragging.current = true
+    event.currentTarget.setPointerCapture(event.pointerId)
+    event.currentTarget.focus()
+    moveTo(event.clientX)
+  }
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>): void => {
+    if (!dragging.current) return
+    pendingX.current = event.clientX
+    // One cursor move per frame, however fast the pointer events come.
+    frame.current ??= requestAnimationFrame(() => {
+      frame.current = null
+      moveTo(pendingX.current)
+    })
+  }
+  const onPointerUp = (): void => {
+    dragging.current = false
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    const action = scrubActionFor(event.key, event.shiftKey)
+    if (action === null) return
+    event.preventDefault()
+    runScrubAction(store.getState(), action)
+  }
+
+  const fraction = last > 0 ? Math.max(0, cursor) / last : 0
+  const lastSeq = summary?.lastSeq ?? -1
+  return (
+    <div className="flex items-center gap-3 border-t border-line bg-panel px-3 py-2">
+      <div
+        data-testid="timeline"
+        data-cursor={cursorSeq}
+        data-max={lastSeq}
+        role="slider"
+        tabIndex={0}
+        aria-label="Timeline cursor (←/→ one event, shift+←/→ surface change, [ ] replace, PageUp/PageDown turn, Home/End)"
+        aria-valuemin={0}
+        aria-valuemax={Math.max(0, lastSeq)}
+        aria-valuenow={Math.max(0, cursorSeq)}
+        aria-valuetext={`seq ${cursorSeq} of ${lastSeq}`}
+        aria-disabled={last < 0}
+        onKeyDown={onKeyDown}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={onPointerUp}
+        className="relative min-w-0 flex-1 cursor-pointer touch-none select-none rounded py-1"
+      >
+        <div ref={trackRef} className="relative">
+          <MarkRow marks={marks.turns} className="bg-muted" label="turn starts" />
+          <div className="relative my-0.5 h-2 rounded bg-raised">
+            <div className="absolute left-0 top-0 h-full rounded bg-accent-soft" style={{ width: `${fraction * 100}%` }} />
+            <div className="absolute -top-1 h-4 w-1 -translate-x-1/2 rounded bg-accent" style={{ left: `${fraction * 100}%` }} />
+          </div>
+          <MarkRow marks={marks.replaces} className="bg-warn" label="replace operations" />
+          <MarkRow marks={marks.diagnostics} className="bg-danger" label="diagnostics" />
+        </div>
+      </div>
+      <div className="w-56 shrink-0 text-right font-mono text-xs tabular-nums text-muted" aria-live="polite">
+        seq {cursorSeq < 0 ? '—' : cursorSeq.toLocaleString('en-US')} / {lastSeq < 0 ? '—' : lastSeq.toLocaleString('en-US')}
+        {snapshot !== null ? ` · ${snapshot.replacementCount} replaces` : ''}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,87 @@
+/** The human transcript at the cursor: append-origin messages, and log-only events when the toggle is on. */
+
+import { useCallback, useState } from 'react'
+import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import {
+  selectCacheVersion,
+  selectCursor,
+  selectDetail,
+  selectSelected,
+  selectShowLogOnly,
+  selectSnapshot,
+} from '../../../store/selectors.ts'
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
+import { VirtualList } from '../../shared/VirtualList.tsx'
+import { TranscriptRow } from './TranscriptRow.tsx'
+import { transcriptRowClass } from './transcript-rows.ts'
+
+/** A first guess for unmeasured rows; real heights come from measuring each mounted row. */
+const ROW_ESTIMATE_PX = 64
+
+export function TranscriptPane() {
+  const store = useLensStoreApi()
+  const snapshot = useLensStore(selectSnapshot)
+  const showLogOnly = useLensStore(selectShowLogOnly)
+  const cursor = useLensStore(selectCursor)
+  const selected = useLensStore(selectSelected)
+  const detail = useLensStore(selectDetail)
+  const selectedFrom = useLensStore((s) => s.selectedFrom)
+  useLensStore(selectCacheVersion)
+  const cache = store.getState().cache
+  const list = showLogOnly ? 'all' : 'messages'
+  const count = snapshot === null ? 0 : showLogOnly ? snapshot.allRowCount : snapshot.messageRowCount
+  const counterparts = selectedFrom !== 'transcript' && detail !== null ? new Set(detail.transcriptCounterparts) : null
+
+  const onRange = useCallback((from: number, to: number) => store.getState().ensureTranscriptRows(list, from, to), [store, list])
+  const indexAt = (row: number): number | undefined => cache.row(list, row)?.index
+  const [clickedRow, setClickedRow] = useState<{ list: string; row: number } | null>(null)
+  // The active row: the one picked here, or the counterpart of a selection made elsewhere (the worker says where).
+  let activeRow: number | null = null
+  if (selected !== null && selectedFrom === 'transcript' && clickedRow?.list === list && indexAt(clickedRow.row) === selected)
+    activeRow = clickedRow.row
+  else if (selected !== null && selectedFrom !== 'transcript') activeRow = detail?.counterpartRows?.[list] ?? null
+
+  const toggle = (
+    <label className="flex items-center gap-1 text-xs text-muted">
+      <input type="checkbox" checked={showLogOnly} onChange={() => store.getState().toggleLogOnly()} />
+      log-only events
+    </label>
+  )
+  return (
+    <PaneFrame title="Transcript" testId="transcript-pane" count={count} tools={toggle} className="h-full">
+      <VirtualList
+        count={count}
+        label="Transcript entries"
+        idPrefix={`transcript-${list}`}
+        estimateSizePx={ROW_ESTIMATE_PX}
+        itemKey={(row) => `${list}:${row}`}
+        itemSeq={(row) => {
+          const index = indexAt(row)
+          return index === undefined ? undefined : (cache.summary(index)?.seq ?? undefined)
+        }}
+        itemClassName={(row) => {
+          const ref = cache.row(list, row)
+          const summary = ref === undefined ? undefined : cache.summary(ref.index)
+          return transcriptRowClass(
+            ref?.index === selected,
+            summary !== undefined && summary.seq !== null && counterparts?.has(summary.seq) === true,
+          )
+        }}
+        renderItem={(row) => {
+          const ref = cache.row(list, row)
+          return <TranscriptRow rowRef={ref} summary={ref === undefined ? undefined : cache.summary(ref.index)} cursor={cursor} />
+        }}
+        activeIndex={activeRow}
+        onActivate={(row) => {
+          const index = indexAt(row)
+          setClickedRow({ list, row })
+          if (index !== undefined) store.getState().select(index, 'transcript')
+        }}
+        revealIndex={selectedFrom === 'transcript' ? null : activeRow}
+        revealToken={detail}
+        onRange={onRange}
+        emptyText={snapshot === null ? 'No log loaded.' : 'No entries at this cursor.'}
+      />
+    </PaneFrame>
+  )
+}

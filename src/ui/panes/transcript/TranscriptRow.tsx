@@ -1,0 +1,37 @@
+/** One transcript entry: role or event type, seq, flags, shadowed marker, and the preview body. */
+
+import type { EventSummary, TranscriptRowRef } from '../../../worker/protocol.ts'
+import { EntryBody } from '../../shared/EntryBody.tsx'
+import { TONE_TEXT, replaceRangeText, rowView } from '../../shared/row-view.ts'
+
+export interface TranscriptRowProps {
+  readonly rowRef: TranscriptRowRef | undefined
+  readonly summary: EventSummary | undefined
+  readonly cursor: number
+}
+
+export function TranscriptRow({ rowRef, summary, cursor }: TranscriptRowProps) {
+  if (rowRef === undefined || summary === undefined) return <div className="h-10 px-2 py-2 text-muted">…</div>
+  const view = rowView(summary, cursor, rowRef.span)
+  const compact = summary.kind !== 'message'
+  return (
+    <div className={`px-2 py-1.5 ${view.shadowedBy !== null ? 'opacity-70' : ''}`}>
+      <div className="flex flex-wrap items-center gap-2 text-xs">
+        <span className="font-mono tabular-nums text-muted">#{summary.seq ?? '?'}</span>
+        <span className={`font-semibold ${TONE_TEXT[view.tone]}`}>{view.label}</span>
+        {view.shadowedBy !== null ? (
+          <span className="rounded bg-shadowed px-1 text-muted" data-shadowed-by={view.shadowedBy}>
+            shadowed by #{view.shadowedBy}
+          </span>
+        ) : null}
+        {compact && summary.replace !== null ? <span className="text-warn">{replaceRangeText(summary)}</span> : null}
+        {view.flags.map((flag) => (
+          <span key={flag} className="rounded border border-line px-1 text-muted">
+            {flag}
+          </span>
+        ))}
+      </div>
+      <EntryBody summary={summary} compact={compact} />
+    </div>
+  )
+}

@@ -1,0 +1,23 @@
+/** A seq number, optionally as a button that jumps to it. */
+
+export interface SeqBadgeProps {
+  readonly seq: number | null
+  readonly onClick?: () => void
+  readonly label?: string
+}
+
+export function SeqBadge({ seq, onClick, label }: SeqBadgeProps) {
+  const text = seq === null ? '—' : `#${seq}`
+  const className = 'font-mono text-xs tabular-nums text-muted'
+  if (onClick === undefined) return <span className={className}>{text}</span>
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label ?? `go to seq ${seq ?? ''}`}
+      className={`${className} rounded px-1 text-accent underline decoration-dotted hover:bg-accent-soft`}
+    >
+      {text}
+    </button>
+  )
+}

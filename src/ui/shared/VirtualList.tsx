@@ -1,0 +1,106 @@
+/**
+ * A virtualized listbox: only the visible options are mounted (TanStack Virtual, measured row heights), with
+ * keyboard navigation (↑/↓/PageUp/PageDown/Home/End) and `aria-activedescendant` pointing at the active option.
+ */
+
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
+
+/** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
+const VIRTUAL_OVERSCAN_ROWS = 8
+const PAGE_ROWS = 10
+
+export interface VirtualListProps {
+  readonly count: number
+  readonly label: string
+  readonly idPrefix: string
+  readonly estimateSizePx: number
+  /** Stable key per position (seq-based where the pane has one). */
+  readonly itemKey: (index: number) => string | number
+  readonly itemSeq: (index: number) => number | undefined
+  readonly itemClassName: (index: number) => string
+  readonly renderItem: (index: number) => ReactNode
+  readonly activeIndex: number | null
+  readonly onActivate: (index: number) => void
+  /** Bring this position into view whenever it (or `revealToken`) changes. */
+  readonly revealIndex: number | null
+  readonly revealToken?: unknown
+  /** Called with the mounted window [from, to) so the pane can fetch what it shows. */
+  readonly onRange: (from: number, to: number) => void
+  readonly emptyText: string
+}
+
+export function VirtualList(props: VirtualListProps) {
+  const { count, itemKey, onRange, revealIndex, revealToken, activeIndex, onActivate } = props
+  const scrollRef = useRef<HTMLDivElement>(null)
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack's virtualizer is the intended escape hatch here.
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => props.estimateSizePx,
+    overscan: VIRTUAL_OVERSCAN_ROWS,
+    getItemKey: itemKey,
+  })
+  const items = virtualizer.getVirtualItems()
+  const first = items[0]?.index ?? 0
+  const last = items[items.length - 1]?.index ?? -1
+
+  useEffect(() => {
+    if (last >= first) onRange(first, last + 1)
+  }, [first, last, onRange, count])
+
+  useEffect(() => {
+    if (revealIndex !== null && revealIndex >= 0 && revealIndex < count) virtualizer.scrollToIndex(revealIndex, { align: 'auto' })
+    // revealToken re-triggers the scroll when the same position is asked for again.
+  }, [revealIndex, revealToken, count, virtualizer])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (count === 0) return
+    const current = activeIndex ?? -1
+    let next: number | null = null
+    if (event.key === 'ArrowDown') next = current + 1
+    else if (event.key === 'ArrowUp') next = current - 1
+    else if (event.key === 'PageDown') next = current + PAGE_ROWS
+    else if (event.key === 'PageUp') next = current - PAGE_ROWS
+    else if (event.key === 'Home') next = 0
+    else if (event.key === 'End') next = count - 1
+    if (next === null) return
+    event.preventDefault()
+    const clamped = Math.max(0, Math.min(next, count - 1))
+    onActivate(clamped)
+    virtualizer.scrollToIndex(clamped, { align: 'auto' })
+  }
+
+  const activeInRange = activeIndex !== null && activeIndex >= 0 && activeIndex < count
+  return (
+    <div
+      ref={scrollRef}
+      role="listbox"
+      aria-label={props.label}
+      tabIndex={0}
+      aria-activedescendant={activeInRange ? `${props.idPrefix}-${activeIndex}` : undefined}
+      onKeyDown={onKeyDown}
+      className="relative min-h-0 flex-1 overflow-auto"
+    >
+      {count === 0 ? <p className="p-3 text-muted">{props.emptyText}</p> : null}
+      <div style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
+        {items.map((item) => (
+          <div
+            key={item.key}
+            id={`${props.idPrefix}-${item.index}`}
+            role="option"
+            aria-selected={item.index === activeIndex}
+            data-index={item.index}
+            data-seq={props.itemSeq(item.index)}
+            ref={virtualizer.measureElement}
+            onClick={() => onActivate(item.index)}
+            className={`absolute left-0 top-0 w-full cursor-pointer border-b border-line ${props.itemClassName(item.index)}`}
+            style={{ transform: `translateY(${item.start}px)` }}
+          >
+            {props.renderItem(item.index)}
+          </div>
+        ))}
+      </div>
+    </div>
+  )
+}

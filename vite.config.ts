@@ -1,0 +1,14 @@
+/** App build: React, Tailwind 4, and the lens worker as an ES module worker. */
+
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+import { defineConfig } from 'vite'
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  // The worker imports the core as ES modules (and xxhash-wasm's embedded WebAssembly); 'iife' cannot code-split.
+  worker: { format: 'es' },
+  // 4178: a strict, non-default port so e2e never talks to some other dev server left running on 4173/5173.
+  preview: { port: 4178, strictPort: true },
+  build: { target: 'es2022', sourcemap: true },
+})
