@@ -17,10 +17,30 @@ import { isPackedRowTag, packedRowSize, validatePackedRow } from './packed-rows.
 import { judgeHeaderLine } from './session-header.ts'
 import { ZstdContainer, hasZstdMagic, type ContentChecksum } from './zstd-container.ts'
 
+/** Where a record's text lives: a char range of a decoded string (see SplitLine). */
+export interface RecordText {
+  readonly source: string
+  readonly start: number
+  readonly end: number
+}
+
 /** One body record: an event, or a packed row standing for `size` chunk events. */
 export type DecodedRecord =
-  | { readonly kind: 'event'; readonly event: LogEvent; readonly line: number; readonly offset: number }
-  | { readonly kind: 'row'; readonly row: PackedRow; readonly size: number; readonly line: number; readonly offset: number }
+  | {
+      readonly kind: 'event'
+      readonly event: LogEvent
+      readonly line: number
+      readonly offset: number
+      readonly text: RecordText
+    }
+  | {
+      readonly kind: 'row'
+      readonly row: PackedRow
+      readonly size: number
+      readonly line: number
+      readonly offset: number
+      readonly text: RecordText
+    }
 
 export interface DecoderSink {
   header(header: SessionHeader | null, line: number): void
@@ -276,7 +296,7 @@ export class SessionDecoder {
       this.records++
       this.packedRows++
       this.scannerAccept(row.seq0, size, false, line)
-      this.sink.record({ kind: 'row', row, size, line: line.line, offset: line.offset })
+      this.sink.record({ kind: 'row', row, size, line: line.line, offset: line.offset, text: line })
       return
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -292,7 +312,7 @@ export class SessionDecoder {
     const event = (value ?? {}) as LogEvent
     this.records++
     this.scannerAccept(event.seq, 1, event.type === 'turn/end', line)
-    this.sink.record({ kind: 'event', event: value as LogEvent, line: line.line, offset: line.offset })
+    this.sink.record({ kind: 'event', event: value as LogEvent, line: line.line, offset: line.offset, text: line })
   }
 
   /** The scanner's per-line contiguity check: each decoded event's seq is the count so far. */

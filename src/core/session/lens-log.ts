@@ -2,13 +2,18 @@
  * One session log, decoded, checked and folded as it streams in: the model that
  * the worker, the CLI, the companion server and the tests share.
  *
- * Storage is per record, not per event: a packed chunk row is kept as the row
- * and stands for its whole seq range, and a member becomes an event object only
- * when asked for. Events are addressed by *index*, their position in the decoded
- * list; for a valid log index === seq.
+ * Storage is per record, not per event, and holds no parsed objects: every line
+ * is parsed once on the way in (to check and fold it), then only its place in
+ * the decoded text is kept (a few large strings plus typed arrays). An event is
+ * parsed again when something asks for it, behind a small cache. Parsed objects
+ * kept for a 1.3M-event log would cost several times the text in heap, and
+ * promoting them through the young generation costs more than parsing did.
+ * A packed chunk row stands for its whole seq range; a member becomes an event
+ * object only when asked for. Events are addressed by *index*, their position in
+ * the decoded list; for a valid log index === seq.
  */
 
-import { SessionDecoder, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
+import { SessionDecoder, type DecodedRecord, type DecoderProgress, type RecordText } from '../decode/session-decoder.ts'
 import { expandPackedMember } from '../decode/packed-rows.ts'
 import type { ContentChecksum } from '../decode/zstd-container.ts'
 import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
@@ -30,14 +35,8 @@ export interface LensLogOptions {
   readonly upgradeLegacy?: boolean
 }
 
-class RowEntry {
-  constructor(
-    readonly row: PackedRow,
-    readonly firstIndex: number,
-  ) {}
-}
-
-type Entry = LogEvent | RowEntry
+/** Parsed records recently asked for; rows are asked member by member, so this is what makes that cheap. */
+const RECORD_CACHE_SIZE = 256
 
 /** A transcript row list: event index where each row starts, its kind, and how many events it spans. */
 export class RowList {
@@ -91,10 +90,17 @@ export class LensLog {
   readonly turns = new TurnStructure()
 
   private readonly decoder: SessionDecoder
-  private readonly records: Entry[] = []
+  private readonly blocks: string[] = []
+  private readonly recordBlock = new Int32Vector(1024)
+  private readonly recordStart = new Int32Vector(1024)
+  private readonly recordEnd = new Int32Vector(1024)
+  /** 1 when the record is a packed row. */
+  private readonly recordIsRow = new Int32Vector(1024)
   private readonly recordFirstIndex = new Int32Vector(1024)
   private readonly recordLine = new Int32Vector(1024)
-  private readonly originals = new Map<number, LogEvent>()
+  private readonly recordCache = new Map<number, unknown>()
+  /** Records the reader upgrades from a legacy shape: record index -> the upgraded event. */
+  private readonly upgraded = new Map<number, LogEvent>()
   private readonly nodeDerive = new Int32Vector(256)
   private readonly deriveErrors = new Map<number, string>()
   private upgrader: LegacyUpgrader | undefined
@@ -143,19 +149,31 @@ export class LensLog {
 
   /** The event at `index` as the harness reads it (legacy shapes upgraded). */
   event(index: number): LogEvent | undefined {
-    const record = this.records[this.recordOf(index)]
-    if (record instanceof RowEntry) return expandPackedMember(record.row, index - record.firstIndex)
-    return record
+    const record = this.recordOf(index)
+    if (record < 0 || index >= this.eventCount) return undefined
+    if (this.recordIsRow.get(record) === 1) {
+      return expandPackedMember(this.parsed(record) as PackedRow, index - this.recordFirstIndex.get(record))
+    }
+    return this.upgraded.get(record) ?? (this.parsed(record) as LogEvent)
   }
 
   /** The event at `index` exactly as it is on disk (before any legacy upgrade). */
   rawEvent(index: number): LogEvent | undefined {
-    return this.originals.get(index) ?? this.event(index)
+    const record = this.recordOf(index)
+    if (record < 0 || index >= this.eventCount) return undefined
+    return this.recordIsRow.get(record) === 1 ? this.event(index) : (this.parsed(record) as LogEvent)
+  }
+
+  /** The record's line exactly as decoded from the file. */
+  rawLine(index: number): string | undefined {
+    const record = this.recordOf(index)
+    if (record < 0 || index >= this.eventCount) return undefined
+    return (this.blocks[this.recordBlock.get(record)] as string).slice(this.recordStart.get(record), this.recordEnd.get(record))
   }
 
   /** Whether the harness's reader upgrades the event at `index` from a legacy shape. */
   isUpgraded(index: number): boolean {
-    return this.originals.has(index)
+    return this.upgraded.has(this.recordOf(index))
   }
 
   /** Physical line (1-based, header is line 1) holding event `index`. */
@@ -165,14 +183,15 @@ export class LensLog {
 
   /** Seq of event `index` as decoded (any JSON value for a malformed event). */
   seqOf(index: number): unknown {
-    const record = this.records[this.recordOf(index)]
-    if (record instanceof RowEntry) return record.row.seq0 + (index - record.firstIndex)
-    return (record as { seq?: unknown } | null)?.seq
+    const record = this.recordOf(index)
+    if (this.recordIsRow.get(record) === 1)
+      return (this.parsed(record) as PackedRow).seq0 + (index - this.recordFirstIndex.get(record))
+    return (this.event(index) as { seq?: unknown } | null | undefined)?.seq
   }
 
   /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */
   isPacked(index: number): boolean {
-    return this.records[this.recordOf(index)] instanceof RowEntry
+    return this.recordIsRow.get(this.recordOf(index)) === 1
   }
 
   /** Events the strict (harness) fold accepted: all before the first violation. */
@@ -212,19 +231,57 @@ export class LensLog {
     return this.fold.timeline.replacements.slice(0, this.fold.timeline.replacementsAfter(index))
   }
 
-  /** Bytes held by index structures (not events), for the memory benchmark. */
+  /** Bytes held by index structures (not the text), for the memory benchmark. */
   get indexBytes(): number {
     return (
       this.fold.timeline.byteLength +
       this.recordFirstIndex.byteLength +
       this.recordLine.byteLength +
+      this.recordBlock.byteLength +
+      this.recordStart.byteLength +
+      this.recordEnd.byteLength +
+      this.recordIsRow.byteLength +
       this.nodeDerive.byteLength +
       3 * (this.allRows.index.byteLength + this.messageRows.index.byteLength)
     )
   }
 
+  /** Characters of decoded text held (two bytes each at worst). */
+  get textChars(): number {
+    return this.blocks.reduce((n, b) => n + b.length, 0)
+  }
+
   private recordOf(index: number): number {
     return this.recordFirstIndex.countAtMost(index) - 1
+  }
+
+  /** The parsed record, from the cache or parsed again from its text. */
+  private parsed(record: number): unknown {
+    const cache = this.recordCache
+    const hit = cache.get(record)
+    if (hit !== undefined) {
+      cache.delete(record)
+      cache.set(record, hit)
+      return hit
+    }
+    const text = (this.blocks[this.recordBlock.get(record)] as string).slice(
+      this.recordStart.get(record),
+      this.recordEnd.get(record),
+    )
+    const value: unknown = JSON.parse(text)
+    if (cache.size >= RECORD_CACHE_SIZE) cache.delete(cache.keys().next().value as number)
+    cache.set(record, value)
+    return value
+  }
+
+  private addRecord(text: RecordText, index: number, line: number, isRow: boolean): number {
+    if (this.blocks.at(-1) !== text.source) this.blocks.push(text.source)
+    this.recordBlock.push(this.blocks.length - 1)
+    this.recordStart.push(text.start)
+    this.recordEnd.push(text.end)
+    this.recordIsRow.push(isRow ? 1 : 0)
+    this.recordLine.push(line)
+    return this.recordFirstIndex.push(index)
   }
 
   private count(type: string, n: number): void {
@@ -233,11 +290,8 @@ export class LensLog {
 
   private ingest(record: DecodedRecord): void {
     const index = this.eventCount
-    this.recordFirstIndex.push(index)
-    this.recordLine.push(record.line)
+    const recordIndex = this.addRecord(record.text, index, record.line, record.kind === 'row')
     if (record.kind === 'row') {
-      const entry = new RowEntry(record.row, index)
-      this.records.push(entry)
       this.eventCount += record.size
       this.count('assistant/chunk', record.size)
       this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
@@ -250,9 +304,8 @@ export class LensLog {
     }
     this.eventCount++
     let event = record.event
-    this.records.push(event)
     this.count(typeof event?.type === 'string' ? event.type : `(${typeof event?.type})`, 1)
-    if (isRecord(event)) event = this.upgrade(event, index, record.line)
+    if (isRecord(event)) event = this.upgrade(event, index, recordIndex, record.line)
     const defect = isRecord(event) ? loadDefect(event, index) : undefined
     if (defect !== undefined) this.diagnose('error', defect.code, record.line, event, index, defect.message)
     const plan = this.fold.push(event)
@@ -260,7 +313,7 @@ export class LensLog {
     if (isRecord(event)) this.project(event, index, plan?.kind)
   }
 
-  private upgrade(event: LogEvent, index: number, line: number): LogEvent {
+  private upgrade(event: LogEvent, index: number, recordIndex: number, line: number): LogEvent {
     const id = typeof this.header?.id === 'string' ? this.header.id : String(this.header?.id)
     const unsupported = unsupportedLegacyEvent(event, id)
     if (unsupported !== undefined) this.diagnose('error', 'legacy-rejected', line, event, index, unsupported)
@@ -273,8 +326,7 @@ export class LensLog {
     }
     if (!result.upgraded) return event
     this.upgradedEvents++
-    this.originals.set(index, event)
-    this.records[this.records.length - 1] = result.event
+    this.upgraded.set(recordIndex, result.event)
     return result.event
   }
 
