@@ -5,7 +5,10 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 
 const noNode = { group: ['node:*', 'fs', 'path', 'os', 'ws', 'child_process'], message: 'src/core is pure: no Node APIs.' }
-const noUi = { group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*', '@tanstack/*'], message: 'src/core is pure: no UI libraries.' }
+const noUi = {
+  group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xyflow/*', '@tanstack/*'],
+  message: 'src/core is pure: no UI libraries.',
+}
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'coverage', '.bench', 'test-results', 'playwright-report', 'public'] },
@@ -14,7 +17,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-constant-condition': ['error', { checkLoops: false }],
     },
@@ -22,14 +28,33 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     ignores: ['src/core/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noNode, noUi, { group: ['**/ui/**', '**/store/**', '**/worker/**', '**/server/**', '**/cli/**'], message: 'src/core imports nothing outside src/core.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noNode,
+            noUi,
+            {
+              group: ['**/ui/**', '**/store/**', '**/worker/**', '**/server/**', '**/cli/**'],
+              message: 'src/core imports nothing outside src/core.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/ui/**/*.{ts,tsx}', 'src/store/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', '**/server/**', '**/cli/**'], message: 'Browser code cannot reach Node-only layers.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['node:*', '**/server/**', '**/cli/**'], message: 'Browser code cannot reach Node-only layers.' }],
+        },
+      ],
     },
   },
 )
