@@ -183,7 +183,7 @@ describe('header', () => {
 
   it.each([
     ['not JSON', '{oops', 'header-invalid-json', 'corrupt session log: header line is not valid JSON'],
-    ['an event first', ev(0), 'header-not-session', 'corrupt session log: first line is not a session header'],
+    ['another object first', '{"type":"note"}', 'header-not-session', 'corrupt session log: first line is not a session header'],
     [
       'no delegationDepth',
       '{"type":"session","version":0,"id":"s","createdAt":0}',
@@ -312,5 +312,20 @@ describe('zstd container', () => {
     const log = read(zstdFrames([HEADER + '\n', lines(ev(0)) + '{"type":"us', lines(user(1)), lines(turnEnd(2))]))
     expect(diag(log).map((d) => d.code)).toContain('zstd-torn-record')
     expect(diag(log).map((d) => d.code)).toContain('scanner-rejects')
+  })
+})
+
+describe('a log without a header line', () => {
+  it('reports the missing header and still shows the first event', () => {
+    const log = read(lines(ev(0), user(1)))
+    expect(diag(log)[0]).toEqual({
+      severity: 'error',
+      code: 'header-not-session',
+      line: 1,
+      message: 'corrupt session log: first line is not a session header',
+    })
+    expect(log.length).toBe(2)
+    expect(log.lineOf(0)).toBe(1)
+    expect(log.header).toBeNull()
   })
 })

@@ -231,7 +231,9 @@ export class SessionDecoder {
       if (verdict.defect !== undefined)
         this.emit('error', verdict.defect.code, line.line, null, verdict.defect.message, line.offset)
       this.sink.header(verdict.header, line.line)
-      return
+      // A log whose first line is an event, not a header: the harness refuses it, but a
+      // debugger still shows that event (with seq checks as if a header had been there).
+      if (verdict.header !== null || !looksLikeEvent(line.text)) return
     }
     const bodyLine = line.line - 1
     if (line.torn) {
@@ -389,6 +391,15 @@ export class SessionDecoder {
       message,
       ...(detail === undefined ? {} : { detail }),
     })
+  }
+}
+
+function looksLikeEvent(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && ('seq' in value || 'seq0' in value)
+  } catch {
+    return false
   }
 }
 
