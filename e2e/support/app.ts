@@ -1,0 +1,62 @@
+/** Opening the built app on a log: `?log=` served by a route from bytes in the spec, or a dropped File. */
+
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { expect, type Page } from '@playwright/test'
+
+/** The real harness fixtures, read in place (never copied into this repository). */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
+
+export function fixtureBytes(name: string): Buffer {
+  return readFileSync(FIXTURES_DIR + name)
+}
+
+/** Serve `bytes` at /fixtures/<name> for this page and open the app on it (plus an optional `#hash`). */
+export async function openLog(page: Page, name: string, bytes: Buffer | string, hash = ''): Promise<void> {
+  const body = typeof bytes === 'string' ? Buffer.from(bytes) : bytes
+  // Match on the path: a glob would also match the page URL itself, whose query names the same path.
+  const path = `/fixtures/${name}`
+  await page.route(
+    (url) => url.pathname === path,
+    (route) => route.fulfill({ status: 200, body, contentType: 'application/octet-stream' }),
+  )
+  await page.goto(`/?log=/fixtures/${name}${hash}`)
+  await waitLoaded(page)
+}
+
+export async function waitLoaded(page: Page): Promise<void> {
+  await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', /^(ready|error)$/)
+}
+
+/** Drop a file on the page the way a browser does: a `drop` event whose DataTransfer holds a File. */
+export async function dropFile(page: Page, name: string, bytes: Buffer | string): Promise<void> {
+  const base64 = (typeof bytes === 'string' ? Buffer.from(bytes) : bytes).toString('base64')
+  const dataTransfer = await page.evaluateHandle(
+    ({ base64, name }) => {
+      const binary = atob(base64)
+      const data = new Uint8Array(binary.length)
+      for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i)
+      const transfer = new DataTransfer()
+      transfer.items.add(new File([data], name))
+      return transfer
+    },
+    { base64, name },
+  )
+  await page.getByTestId('app').dispatchEvent('dragover', { dataTransfer })
+  await page.getByTestId('app').dispatchEvent('drop', { dataTransfer })
+}
+
+/** Rendered entries of a pane as [position, seq] pairs, in position order. */
+export async function renderedEntries(page: Page, testId: string): Promise<[number, number][]> {
+  const pairs = await page
+    .getByTestId(testId)
+    .locator('[role=option][data-seq]')
+    .evaluateAll((els) =>
+      els.map((el) => [Number(el.getAttribute('data-index')), Number(el.getAttribute('data-seq'))] as [number, number]),
+    )
+  return pairs.sort((a, b) => a[0] - b[0])
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `e2e/screenshots/${name}.png` })
+}
