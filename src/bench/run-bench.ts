@@ -2,7 +2,7 @@
 
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus } from 'node:os'
+import { cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { Rng, type PresetName } from '../core/generate/index.ts'
 import { loadContentChecksum } from '../core/index.ts'
@@ -31,7 +31,7 @@ function option(name: string): string | undefined {
 const ALL_SIZES: PresetName[] = ['10k', '280k', '1.3M']
 const sizes = (option('sizes')?.split(',') ?? ALL_SIZES) as PresetName[]
 for (const s of sizes) if (!ALL_SIZES.includes(s)) throw new Error(`unknown size ${s}; use ${ALL_SIZES.join(',')}`)
-const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 5, '1.3M': 3 }
+const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 7, '1.3M': 5 }
 const roundsFor = (size: PresetName): number => Number(option('rounds') ?? DEFAULT_ROUNDS[size])
 const skipMemory = process.argv.includes('--skip-memory')
 
@@ -44,6 +44,9 @@ interface Throughput {
   eventsPerS: number
   runs: number[]
 }
+
+/** Median over rounds of a[r] / b[r]. */
+const pairedRatio = (a: readonly number[], b: readonly number[]): number => median(a.map((x, r) => x / (b[r] as number)))
 
 const through = (times: number[], log: BenchLog): Throughput => {
   const ms = median(times)
@@ -83,6 +86,7 @@ const appendRows: string[][] = []
 const memoryRows: string[][] = []
 const misses: string[] = []
 const started = performance.now()
+const loadBefore = loadavg()
 
 for (const size of sizes) {
   process.stderr.write(`[bench] ${size}: preparing logs (cached under .bench/logs)\n`)
@@ -109,8 +113,9 @@ for (const size of sizes) {
     const floor = through(times['floor'] as number[], log)
     const harness = through(times['harness'] as number[], log)
     const ours = through(times['ours'] as number[], log)
-    const vsFloor = ours.ms / floor.ms
-    const vsHarness = ours.ms / harness.ms
+    // Ratios pair the runs of one round (adjacent in time), so machine-wide load drift cancels out.
+    const vsFloor = pairedRatio(ours.runs, floor.runs)
+    const vsHarness = pairedRatio(ours.runs, harness.runs)
     entry[`load-${encoding}`] = { floor, harness, ours, vsFloor, vsHarness }
     throughputRows.push([
       size,
@@ -137,8 +142,11 @@ for (const size of sizes) {
     const times = interleave(rounds, { harness: () => void harnessFold(events), ours: () => void ourFold(pre) })
     const h = median(times['harness'] as number[])
     const o = median(times['ours'] as number[])
-    entry['fold'] = { harnessMs: h, oursMs: o, ratio: o / h, runs: times }
-    foldRows.push([size, fmt(h, 1), fmt(o, 1), `${fmt(o / h, 2)}x`, `${fmt(log.events / (o / 1000) / 1e6, 1)} M`])
+    const ratio = pairedRatio(times['ours'] as number[], times['harness'] as number[])
+    entry['fold'] = { harnessMs: h, oursMs: o, ratio, runs: times }
+    foldRows.push([size, fmt(h, 1), fmt(o, 1), `${fmt(ratio, 2)}x`, `${fmt(log.events / (o / 1000) / 1e6, 1)} M`])
+    if (ratio > 1.0)
+      misses.push(`${size} fold alone: ours/foldSurface ${fmt(ratio, 2)}x misses <= 1.0x by ${fmt((ratio - 1) * 100, 0)}%`)
   }
 
   // 3. Seek: the surface after event i, for 1,000 random i.
@@ -247,9 +255,18 @@ for (const size of sizes) {
 }
 
 const cpuModel = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? cpus()[0]?.model ?? 'unknown'
-const machine = { nproc: cpus().length, cpu: cpuModel, node: process.version, platform: `${process.platform} ${process.arch}` }
+const loadAfter = loadavg()
+const machine = {
+  nproc: cpus().length,
+  cpu: cpuModel,
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  loadAverage1m: { before: loadBefore[0], after: loadAfter[0] },
+}
 const report = [
-  `Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node} (${machine.platform}); medians of interleaved rounds.`,
+  `Machine: ${machine.nproc} CPUs, ${machine.cpu}, Node ${machine.node} (${machine.platform}); ` +
+    `load average ${fmt(loadBefore[0] ?? NaN, 2)} -> ${fmt(loadAfter[0] ?? NaN, 2)} (shared machine).`,
+  'Times are medians of interleaved rounds (order rotated each round); ratios are medians of per-round ratios.',
   '',
   'Decode + fold (floor = decode + JSON.parse per line; harness = floor + row expansion + foldSurface; ours = LensLog):',
   table(
