@@ -28,4 +28,5 @@ export {
   type ReplacementKind,
 } from './projection/compaction-links.ts'
 export { TurnStructure, type TurnSpan, type StepSpan } from './projection/turn-structure.ts'
+export { RepairTracker, type WouldSynthesize } from './projection/repair-closers.ts'
 export { LensLog, RowList, type LensLogOptions } from './session/lens-log.ts'

@@ -36,6 +36,7 @@ export type DiagnosticCode =
   | 'load-rule'
   | 'fold-violation'
   | 'derive-error'
+  | 'open-turn'
 
 export interface Diagnostic {
   readonly severity: Severity

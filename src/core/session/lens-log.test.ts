@@ -100,3 +100,24 @@ describe('LensLog projections', () => {
     expect(log.turns.turnAt(log.turns.turns[0]?.start ?? -1)?.turn).toBe(1)
   })
 })
+
+describe('a log that ends inside a turn', () => {
+  it('says which closers the harness would synthesize, in its order', () => {
+    const b = new LogBuilder()
+    b.apply({ kind: 'user', text: 'go' })
+    b.apply({ kind: 'tools', calls: 2, resultSize: 1 })
+    // Cut the log after the assistant's tool calls and the first tool/call: one call started, one not.
+    const cut = b.events.findIndex((e) => e['type'] === 'tool/result')
+    const log = new LensLog()
+    log.push(toJsonlBytes(b.events.slice(0, cut)))
+    log.finish()
+    expect(log.wouldSynthesize().map((c) => [c.type, c.code])).toEqual([
+      ['tool/result', 'TOOL_OUTCOME_UNKNOWN'],
+      ['tool/result', 'TOOL_NOT_STARTED'],
+      ['step/end', undefined],
+      ['turn/end', undefined],
+    ])
+    expect(log.wouldSynthesize()[0]?.seq).toBe(cut)
+    expect(log.diagnostics.map((d) => d.code)).toEqual(['open-turn'])
+  })
+})

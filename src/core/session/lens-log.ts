@@ -27,6 +27,7 @@ import { isRecord, type LogEncoding, type LogEvent, type PackedRow, type Session
 import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
 import { RowKind, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
+import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
 
 export interface LensLogOptions {
   /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
@@ -69,6 +70,11 @@ export class RowList {
   }
 }
 
+function describeCloser(c: WouldSynthesize): string {
+  if (c.type === 'tool/result') return `tool/result ${c.code ?? ''} for call ${c.callId ?? ''} (seq ${c.seq})`
+  return c.type === 'turn/end' ? `turn/end {interrupted} (seq ${c.seq})` : `step/end (seq ${c.seq})`
+}
+
 export class LensLog {
   header: SessionHeader | null = null
   headerLine = 1
@@ -88,6 +94,8 @@ export class LensLog {
   readonly turnNumbers = new Int32Vector(64)
   /** Turns and their steps, with where each starts and ends. */
   readonly turns = new TurnStructure()
+  /** What the harness would append on its next open if the log ends inside a turn. */
+  readonly repair = new RepairTracker()
 
   private readonly decoder: SessionDecoder
   private readonly blocks: string[] = []
@@ -132,6 +140,23 @@ export class LensLog {
   /** End of input: flush a torn tail and close the verdicts. */
   finish(): void {
     this.decoder.finish()
+    const closers = this.wouldSynthesize()
+    if (closers.length > 0) {
+      const last = this.length - 1
+      this.diagnostics.push({
+        severity: 'warning',
+        code: 'open-turn',
+        line: this.length > 0 ? this.lineOf(last) : null,
+        seq: typeof this.seqOf(last) === 'number' ? (this.seqOf(last) as number) : null,
+        message: `the log ends inside a turn: on its next open the harness appends ${closers.map(describeCloser).join(', ')}`,
+      })
+    }
+  }
+
+  /** The synthetic closers the harness would append now (empty unless a turn is open). */
+  wouldSynthesize(): WouldSynthesize[] {
+    const last = this.seqOf(this.length - 1)
+    return this.repair.closers(typeof last === 'number' ? last : this.length - 1)
   }
 
   get progress(): DecoderProgress & { readonly events: number } {
@@ -345,6 +370,7 @@ export class LensLog {
     }
     this.compactions.observe(event, index)
     this.turns.observe(event, index)
+    this.repair.observe(event)
     if (event.type === 'turn/start') {
       this.turnStarts.push(index)
       const turn = isRecord(event.data) ? event.data['turn'] : undefined
