@@ -116,6 +116,7 @@ export class Follower {
   snapshots: Array<'full' | 'resume'> = []
   statuses: LiveStatus[] = []
   violations: string[] = []
+  errors: string[] = []
 
   constructor(url: string, token: string, source: { sessionId: string } | { path: string }, window?: number) {
     this.client = new TailClient({
@@ -125,6 +126,7 @@ export class Follower {
       backoff: { initialMs: 50, maxMs: 400 },
       ...(window === undefined ? {} : { window }),
       onStatus: (s) => this.statuses.push(s),
+      onError: (e) => this.errors.push(`${e.code}: ${e.message}`),
     })
     this.client.subscribe(
       's1',
