@@ -5,7 +5,7 @@
 
 type Event = Record<string, unknown>
 
-const HEADER = { type: 'session', version: 0, id: 'e2e-generated', createdAt: 0, cwd: '/tmp/e2e' }
+const HEADER = { type: 'session', version: 0, id: 'e2e-generated', createdAt: 0, cwd: '/tmp/e2e', delegationDepth: 0 }
 
 class LogBuilder {
   readonly events: Event[] = []

@@ -36,6 +36,17 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
     post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary }, [])
   }
 
+  // Live summaries are throttled with a trailing edge: a burst of chunks always ends with a summary of all of them.
+  let liveTimer: ReturnType<typeof setTimeout> | undefined
+  const scheduleLiveSummary = (session: LensSession, loadId: number): void => {
+    if (liveTimer !== undefined) return
+    const wait = Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - lastSummaryAt))
+    liveTimer = setTimeout(() => {
+      liveTimer = undefined
+      if (loadId === activeLoad && open) sendSummary(session, loadId)
+    }, wait)
+  }
+
   const fail = (session: LensSession, loadId: number, error: unknown): void => {
     let summary = null
     try {
@@ -149,7 +160,7 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
           return
         }
         sendProgress(session, req.loadId, false)
-        if (live && Date.now() - lastSummaryAt >= PROGRESS_INTERVAL_MS) sendSummary(session, req.loadId)
+        if (live) scheduleLiveSummary(session, req.loadId)
         return
       case 'load-end':
         if (req.loadId !== activeLoad || !open) return

@@ -89,7 +89,7 @@ function FitOnChange({ nodeCount }: { nodeCount: number }) {
   const initialized = useNodesInitialized()
   useEffect(() => {
     if (!initialized) return
-    const frame = requestAnimationFrame(() => void flow.fitView({ maxZoom: 1.2, padding: 0.1 }))
+    const frame = requestAnimationFrame(() => void flow.fitView({ maxZoom: 1, padding: 0.1 }))
     return () => cancelAnimationFrame(frame)
   }, [flow, nodeCount, initialized])
   return null

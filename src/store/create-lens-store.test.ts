@@ -1,0 +1,90 @@
+/** The store over an in-thread worker host: loads, live feeds, cursor following and coalesced cursor queries. */
+
+import { describe, expect, it } from 'vitest'
+import { createInThreadClient } from '../worker/worker-client.ts'
+import { createLensStore, type LensState, type LensStore } from './create-lens-store.ts'
+
+const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}\n'
+const user = (seq: number) =>
+  `${JSON.stringify({ type: 'user/message', seq, time: seq, data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hi ${seq}` }], source: { kind: 'user' } }, surfaceOp: 'append' })}\n`
+
+function until(store: LensStore, predicate: (s: LensState) => boolean, timeoutMs = 5000): Promise<LensState> {
+  return new Promise((resolve, reject) => {
+    if (predicate(store.getState())) return resolve(store.getState())
+    const timer = setTimeout(() => {
+      unsubscribe()
+      reject(new Error(`timed out; state: ${store.getState().loadState} cursor ${store.getState().cursor}`))
+    }, timeoutMs)
+    const unsubscribe = store.subscribe((s) => {
+      if (!predicate(s)) return
+      clearTimeout(timer)
+      unsubscribe()
+      resolve(s)
+    })
+  })
+}
+
+describe('createLensStore', () => {
+  it('loads a File and opens on the last event', async () => {
+    const store = createLensStore(createInThreadClient())
+    store.getState().loadFile(new File([HEADER + user(0) + user(1) + user(2)], 'three.jsonl'))
+    expect(store.getState().loadState).toBe('loading')
+    const s = await until(store, (s) => s.loadState === 'ready' && s.snapshot !== null)
+    expect(s.summary?.length).toBe(3)
+    expect(s.cursor).toBe(2)
+    expect(Array.from(s.snapshot?.surfaceSeqs ?? [])).toEqual([0, 1, 2])
+    store.client.dispose()
+  })
+
+  it('follows the end of a live feed while the cursor sits there, and stays put otherwise', async () => {
+    const store = createLensStore(createInThreadClient())
+    const feed = store.getState().startLiveFeed('live')
+    feed.append(HEADER + user(0))
+    feed.append(user(1))
+    let s = await until(store, (s) => s.summary?.length === 2 && s.snapshot?.index === 1)
+    expect(s.loadState).toBe('ready')
+    expect(s.live).toBe(true)
+    feed.append(user(2))
+    s = await until(store, (s) => s.snapshot?.index === 2)
+    store.getState().setCursor(0)
+    feed.append(user(3))
+    s = await until(store, (s) => s.summary?.length === 4)
+    expect(s.cursor).toBe(0)
+    feed.end()
+    s = await until(store, (s) => s.summary?.final === true)
+    expect(s.live).toBe(false)
+    store.client.dispose()
+  })
+
+  it('publishes only the snapshot for the latest cursor of a burst', async () => {
+    const store = createLensStore(createInThreadClient())
+    let text = HEADER
+    for (let i = 0; i < 200; i++) text += user(i)
+    store.getState().loadFile(new File([text], 'many.jsonl'))
+    await until(store, (s) => s.loadState === 'ready' && s.snapshot?.index === 199)
+    const published: number[] = []
+    const unsubscribe = store.subscribe((s, prev) => {
+      if (s.snapshot !== prev.snapshot && s.snapshot !== null) published.push(s.snapshot.index)
+    })
+    for (let i = 0; i <= 100; i++) store.getState().setCursor(i)
+    await until(store, (s) => s.snapshot?.index === 100)
+    unsubscribe()
+    expect(published.at(-1)).toBe(100)
+    expect(published.length).toBeLessThan(10)
+    store.client.dispose()
+  })
+
+  it('a second load replaces the first and clears selection and cache', async () => {
+    const store = createLensStore(createInThreadClient())
+    store.getState().loadFile(new File([HEADER + user(0) + user(1)], 'a.jsonl'))
+    await until(store, (s) => s.loadState === 'ready' && s.snapshot !== null)
+    store.getState().select(1, 'transcript')
+    await until(store, (s) => s.detail !== null)
+    store.getState().loadFile(new File([HEADER + user(0)], 'b.jsonl'))
+    expect(store.getState().selected).toBeNull()
+    const s = await until(store, (s) => s.loadState === 'ready' && s.summary?.name === 'b.jsonl' && s.snapshot !== null)
+    expect(s.summary?.length).toBe(1)
+    expect(s.cursor).toBe(0)
+    store.client.dispose()
+  })
+})
