@@ -30,7 +30,14 @@ async function expectSame(followers: Follower[], path: string): Promise<void> {
 }
 
 async function serverOn(root: string, token: string, port?: number): Promise<LensServer> {
-  const server = await startLensServer({ roots: [root], token, pollMs: 250, ...(port === undefined ? {} : { port }) })
+  // A small ring forces snapshots and resumes through the on-disk index (frame starts / line starts).
+  const server = await startLensServer({
+    roots: [root],
+    token,
+    pollMs: 250,
+    ringBytes: 16 * 1024,
+    ...(port === undefined ? {} : { port }),
+  })
   return server
 }
 
