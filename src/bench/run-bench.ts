@@ -309,3 +309,10 @@ const json = JSON.stringify({ when: new Date().toISOString(), machine, sizes, re
 writeFileSync(`.bench/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, json)
 writeFileSync('.bench/bench-latest.json', json)
 process.stderr.write('[bench] wrote .bench/bench-latest.json\n')
+
+// The browser part needs the viewer built and Chromium; opt in with --browser.
+if (process.argv.includes('--browser')) {
+  const browser = fileURLToPath(new URL('./browser-bench.ts', import.meta.url))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', browser, '--sizes', sizes.join(',')], { stdio: 'inherit' })
+  if (run.status !== 0) process.exitCode = run.status ?? 1
+}

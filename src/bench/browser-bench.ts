@@ -1,0 +1,288 @@
+/** Browser bench: the built viewer in Chromium on generated logs: time to ready, longest task, memory, drag frame times. */
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { chromium, type CDPSession, type Page } from '@playwright/test'
+import type { PresetName } from '../core/generate/index.ts'
+import { benchLog } from './bench-logs.ts'
+import { fmt, median, percentile, table } from './measure.ts'
+
+const PORT = 4179 // not the e2e port (4178): both may run at once on this shared checkout
+const OUT_DIR = '.bench/dist' // our own build output, so an e2e run's dist/ is never swapped under it
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`)
+  return i >= 0 ? process.argv[i + 1] : undefined
+}
+
+const sizes = (option('sizes')?.split(',') ?? ['10k', '280k', '1.3M']) as PresetName[]
+const container = (option('container') ?? 'zstd') as 'zstd' | 'jsonl'
+
+async function waitForServer(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`vite preview exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error('vite preview did not start')
+}
+
+/**
+ * JS heap of the page's workers after GC. Playwright keeps its own flat sessions, so this attaches a
+ * second, non-flat session per worker and speaks to it through Target.sendMessageToTarget.
+ */
+async function workerHeaps(cdp: CDPSession): Promise<number> {
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] }
+  let total = 0
+  for (const target of targetInfos.filter((t) => t.type === 'worker')) {
+    const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as {
+      sessionId: string
+    }
+    const call = (id: number, method: string): Promise<unknown> =>
+      new Promise((resolve) => {
+        const onMessage = (event: { sessionId: string; message: string }): void => {
+          const reply = JSON.parse(event.message) as { id?: number; result?: unknown }
+          if (event.sessionId !== sessionId || reply.id !== id) return
+          cdp.off('Target.receivedMessageFromTarget', onMessage)
+          resolve(reply.result)
+        }
+        cdp.on('Target.receivedMessageFromTarget', onMessage)
+        void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) })
+      })
+    await call(1, 'HeapProfiler.collectGarbage')
+    // backingStorageSize (ArrayBuffer stores, where a log's bytes live) is reported by newer Chromium only.
+    const usage = (await call(2, 'Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number }
+    total += usage.usedSize + (usage.backingStorageSize ?? 0)
+    await cdp.send('Target.detachFromTarget', { sessionId })
+  }
+  return total
+}
+
+/** RSS of the Chromium renderer processes we launched (page main thread + its worker live there). */
+function rendererRss(): number {
+  let total = 0
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      if (!cmd.includes('--type=renderer') || !cmd.includes('dsh-lens-browser-bench')) continue
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+      total += Number(rss ?? 0) * 1024
+      if (process.env['BENCH_DEBUG'] !== undefined)
+        process.stderr.write(`renderer ${pid} ${rss ?? '?'} kB ${cmd.split('\0').slice(0, 3).join(' ')}\n`)
+    } catch {
+      // the process went away
+    }
+  }
+  return total
+}
+
+// Runs in the page before the app: collects long tasks, load-state transitions and (on demand) frame times.
+// tsx compiles with keepNames, so functions handed to page.evaluate call a `__name` helper: give the page one.
+const INIT = `
+  globalThis.__name = (f) => f
+  window.__bench = { longtasks: [], states: [], frames: [], raf: false }
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.longtasks.push([e.startTime, e.duration])
+  }).observe({ type: 'longtask', buffered: true })
+  new MutationObserver(() => {
+    const app = document.querySelector('[data-testid=app]')
+    const state = app && app.getAttribute('data-load-state')
+    const last = window.__bench.states[window.__bench.states.length - 1]
+    if (state && (!last || last[0] !== state)) window.__bench.states.push([state, performance.now()])
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-load-state'], childList: true })
+`
+
+interface BrowserResult {
+  size: PresetName
+  events: number
+  fileBytes: number
+  readyMs: number
+  longestTaskMs: number
+  longTasks: number
+  pageHeap: number
+  workerHeap: number
+  rendererRss: number
+  drag: { frames: number; p50: number; p95: number; max: number; over50: number; longestTaskMs: number; cursorMoved: boolean }
+}
+
+async function measure(page: Page, size: PresetName): Promise<BrowserResult> {
+  const log = benchLog(size)
+  const path = resolve(container === 'zstd' ? log.zstdPath : log.jsonlPath)
+  await page.goto(`http://localhost:${PORT}/`)
+  await page.waitForSelector('[data-testid=app][data-load-state=ready], [data-testid=app][data-load-state=error]')
+  const rssBefore = rendererRss()
+  const start = await page.evaluate(() => performance.now())
+  await page.getByTestId('file-input').setInputFiles(path)
+  await page.waitForFunction(
+    (t0) => {
+      const states = (window as unknown as { __bench: { states: [string, number][] } }).__bench.states
+      const i = states.findIndex(([s, t]) => s === 'loading' && t >= t0)
+      return i >= 0 && states.slice(i).some(([s]) => s === 'ready' || s === 'error')
+    },
+    start,
+    { timeout: 300_000, polling: 50 },
+  )
+  const load = await page.evaluate((t0) => {
+    const b = (window as unknown as { __bench: { states: [string, number][]; longtasks: [number, number][] } }).__bench
+    const end = b.states.find(([s, t]) => (s === 'ready' || s === 'error') && t >= t0) as [string, number]
+    const tasks = b.longtasks.filter(([t]) => t >= t0 && t <= end[1]).map(([, d]) => d)
+    return { state: end[0], readyMs: end[1] - t0, longest: Math.max(0, ...tasks), count: tasks.length }
+  }, start)
+  if (load.state !== 'ready') throw new Error(`${size}: load ended in state ${load.state}`)
+
+  // Drag the timeline scrubber end to end for 2 s, recording every animation frame.
+  const timeline = page.getByTestId('timeline')
+  const box = await timeline.boundingBox()
+  if (box === null) throw new Error('timeline has no box')
+  const before = await timeline.getAttribute('data-cursor')
+  const dragStart = await page.evaluate(() => {
+    const b = (window as unknown as { __bench: { frames: number[]; raf: boolean } }).__bench
+    b.frames = []
+    b.raf = true
+    const loop = (t: number): void => {
+      b.frames.push(t)
+      if (b.raf) requestAnimationFrame(loop)
+    }
+    requestAnimationFrame(loop)
+    return performance.now()
+  })
+  const y = box.y + box.height / 2
+  await page.mouse.move(box.x + 2, y)
+  await page.mouse.down()
+  const t0 = Date.now()
+  for (let elapsed = 0; elapsed < 2000; elapsed = Date.now() - t0) {
+    const phase = elapsed / 2000
+    // Out and back, so both directions of the scrub are exercised.
+    const f = phase < 0.5 ? phase * 2 : 2 - phase * 2
+    await page.mouse.move(box.x + 2 + f * (box.width - 4), y)
+  }
+  await page.mouse.up()
+  const after = await timeline.getAttribute('data-cursor')
+  const frames = await page.evaluate((since) => {
+    const b = (window as unknown as { __bench: { frames: number[]; raf: boolean; longtasks: [number, number][] } }).__bench
+    b.raf = false
+    const tasks = b.longtasks.filter(([t]) => t >= since).map(([, d]) => d)
+    return { frames: b.frames, longest: Math.max(0, ...tasks) }
+  }, dragStart)
+  const gaps = frames.frames.slice(1).map((t, i) => t - (frames.frames[i] as number))
+
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('HeapProfiler.collectGarbage')
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number }
+  const workerHeap = await workerHeaps(cdp)
+  return {
+    size,
+    events: log.events,
+    fileBytes: container === 'zstd' ? log.zstdBytes : log.plainBytes,
+    readyMs: load.readyMs,
+    longestTaskMs: load.longest,
+    longTasks: load.count,
+    pageHeap: heap.usedSize + (heap.backingStorageSize ?? 0),
+    workerHeap,
+    rendererRss: rendererRss() - rssBefore,
+    drag: {
+      frames: frames.frames.length,
+      p50: median(gaps),
+      p95: percentile(gaps, 95),
+      max: Math.max(0, ...gaps),
+      over50: gaps.filter((g) => g > 50).length,
+      longestTaskMs: frames.longest,
+      cursorMoved: before !== after,
+    },
+  }
+}
+
+async function main(): Promise<void> {
+  const build = spawnSync('npx', ['vite', 'build', '--outDir', OUT_DIR, '--emptyOutDir', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  })
+  if (build.status !== 0) {
+    // The UI is edited concurrently in this checkout; a half-saved file should not cost the whole run.
+    if (!existsSync(`${OUT_DIR}/index.html`)) throw new Error('vite build failed')
+    process.stderr.write(
+      `[browser-bench] vite build failed; using the previous build from ${statSync(`${OUT_DIR}/index.html`).mtime.toISOString()}\n`,
+    )
+  }
+  // Own process group, so exactly this server (and nothing else) is stopped at the end.
+  const preview = spawn('npx', ['vite', 'preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort'], {
+    stdio: 'ignore',
+    detached: true,
+  })
+  const results: BrowserResult[] = []
+  try {
+    await waitForServer(`http://localhost:${PORT}/`, preview)
+    // The marker flag lets rendererRss() find only this bench's renderers among other Chromium runs.
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc', '--user-agent=dsh-lens-browser-bench'],
+    })
+    try {
+      for (const size of sizes) {
+        process.stderr.write(`[browser-bench] ${size} ${container}\n`)
+        // A fresh context per size: no heap or cache carried over from the previous log.
+        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+        await context.addInitScript(INIT)
+        const page = await context.newPage()
+        results.push(await measure(page, size))
+        await context.close()
+      }
+    } finally {
+      await browser.close()
+    }
+  } finally {
+    if (preview.pid !== undefined) process.kill(-preview.pid, 'SIGTERM')
+  }
+  const MB = 1e6
+  const report = [
+    `Browser (Chromium ${container}, vite preview of the built app; JS heaps (+ ArrayBuffer stores when reported) after GC; RSS growth of this browser's renderers over the load):`,
+    table(
+      [
+        'size',
+        'file',
+        'time to ready',
+        'longest task (load)',
+        'long tasks',
+        'page heap',
+        'worker heap',
+        'renderer RSS +',
+        'drag frames p50 / p95 / max',
+        '>50 ms',
+        'longest task (drag)',
+      ],
+      results.map((r) => [
+        r.size,
+        `${fmt(r.fileBytes / MB)} MB`,
+        `${fmt(r.readyMs, 0)} ms`,
+        `${fmt(r.longestTaskMs, 0)} ms`,
+        String(r.longTasks),
+        `${fmt(r.pageHeap / MB)} MB`,
+        `${fmt(r.workerHeap / MB)} MB`,
+        `${fmt(r.rendererRss / MB)} MB`,
+        `${fmt(r.drag.p50)} / ${fmt(r.drag.p95)} / ${fmt(r.drag.max)} ms${r.drag.cursorMoved ? '' : ' (cursor did not move!)'}`,
+        `${r.drag.over50}/${r.drag.frames}`,
+        `${fmt(r.drag.longestTaskMs, 0)} ms`,
+      ]),
+    ),
+  ].join('\n')
+  process.stdout.write(report + '\n')
+  mkdirSync('.bench', { recursive: true })
+  writeFileSync(
+    '.bench/browser-latest.json',
+    JSON.stringify({ when: new Date().toISOString(), container, results, report }, null, 2),
+  )
+}
+
+await main()
