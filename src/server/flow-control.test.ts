@@ -49,7 +49,7 @@ test('a client that never reads: the server stops at the high-water mark and hol
   // Stop reading at the TCP level: the kernel buffers fill, then ws.bufferedAmount grows on the server.
   ;(ws as unknown as { _socket: Socket })._socket.pause()
   const stats = (): { bufferedAmount: number; paused: string | null; sentBytes: number } => {
-    const c = server.connections()[0]
+    const c = server.connections().at(-1)
     const s = c?.subs[0]
     return { bufferedAmount: c?.bufferedAmount ?? 0, paused: s?.paused ?? null, sentBytes: s?.sentBytes ?? 0 }
   }
@@ -79,7 +79,13 @@ test('a client that reads but never acks gets at most one window of events', asy
   })
   ws.send(JSON.stringify({ type: 'hello', protocol: 1 }))
   ws.send(JSON.stringify({ type: 'subscribe', sub: 'credit', source: { kind: 'file', path }, window: 100 }))
-  await waitFor('credit pause', () => server.connections()[0]?.subs[0]?.paused === 'credit')
+  const sub = (): { sentSeq: number; paused: string | null } | undefined => server.connections().at(-1)?.subs[0]
+  await waitFor('one window delivered', () => lastTo === 99 && sub()?.paused === 'credit')
+  const tail = server.tails()[0]
+  if (tail === undefined) throw new Error('no tail')
+  const polls = tail.polls
+  await waitFor('more polls while out of credit', () => tail.polls >= polls + 2)
+  expect(sub()?.sentSeq).toBe(99)
   expect(lastTo).toBe(99)
   ws.send(JSON.stringify({ type: 'ack', sub: 'credit', seq: 49 }))
   await waitFor('credit refilled', () => lastTo === 149)
