@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { networkInterfaces } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { loadContentChecksum } from '../core/index.ts'
@@ -57,6 +58,13 @@ function refuse(socket: Duplex, status: number, message: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${message}\n`)
 }
 
+/** Names besides loopback that may appear in Host/Origin: the explicit bind address, or every local address for a wildcard. */
+function extraHostsFor(host: string): string[] {
+  if (host === '127.0.0.1' || host === 'localhost' || host === '::1') return []
+  if (host !== '0.0.0.0' && host !== '::') return [host]
+  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))
+}
+
 function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
@@ -84,7 +92,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   const policy: { -readonly [K in keyof TrustPolicy]: TrustPolicy[K] } = {
     token,
     port: 0,
-    extraHosts: host === '127.0.0.1' || host === 'localhost' || host === '::1' ? [] : [host],
+    extraHosts: extraHostsFor(host),
     extraOrigins: options.allowOrigins ?? [],
   }
   const heartbeatMs = options.heartbeatMs ?? 10_000
