@@ -95,7 +95,7 @@ describe('generateSession', () => {
     expect(session.batches.every((b) => b.length > 0)).toBe(true)
   })
 
-  it('the demo has nested summaries, prunes and an empty max-tokens message', () => {
+  it('the demo has nested summaries, a manual /compact, prunes and an empty max-tokens message', () => {
     const session = generatePreset('demo', 7)
     const events = expand(session)
     const { replacements } = foldSurface(events as unknown as HarnessEvents)
@@ -116,6 +116,9 @@ describe('generateSession', () => {
       expect(checkpoint.sourceEventSeqs?.[1]).toBe(summary.seq)
       expect(events[summary.seq + 2]?.type).toBe('compaction/end')
     }
+    const done = byType('command/done')[0]?.data as { sourceEventSeq?: number } | undefined
+    expect(events[done?.sourceEventSeq ?? -1]?.type).toBe('compaction/summary')
+    expect(events[done?.sourceEventSeq ?? -1]?.data).toMatchObject({ sourceCommandId: expect.any(String) })
     const empty = byType('assistant/message').filter(
       (e) => (e.data as { message: { content: unknown[] } }).message.content.length === 0,
     )

@@ -51,6 +51,7 @@ export class SessionScript {
   private toolResultCount = 0
   private compactionCount = 0
   private callCount = 0
+  private compactedThisTurn = false
   private readonly pruneCandidates: PruneCandidate[] = []
 
   constructor(private readonly o: ResolvedOptions) {
@@ -93,6 +94,8 @@ export class SessionScript {
       content: [{ type: 'text', text: sentence(rng, rng.int(6, 40)) }],
       source: { kind: 'user' },
     }
+    // Every third compaction is a manual `/compact` typed between turns (turn: null, linked by sourceCommandId).
+    if (this.compactionDue(turn) && this.compactionCount % 3 === 2) this.manualCompact()
     this.log.append('agent/inbox/spliced', { target: 'next-turn', start: 0, inserted: [prompt] })
     this.log.advance(rng.int(0, 3))
     this.log.append('turn/start', { turn })
@@ -153,10 +156,29 @@ export class SessionScript {
     this.log.append('request/context', { provider: PROVIDER, model: this.model, contextWindow: 128_000 })
   }
 
+  private compactionDue(turn: number): boolean {
+    return this.o.compactionEveryTurns > 0 && turn % this.o.compactionEveryTurns === 0
+  }
+
+  /** `/compact` between turns: command/run, the compaction transaction with turn null, command/done naming the summary. */
+  private manualCompact(): void {
+    const commandId = `cmd-${this.rng.uuid().slice(0, 8)}-${this.compactionCount}`
+    this.log.append('command/run', { commandId, name: 'compact', source: { kind: 'user' } })
+    const summarySeq = this.compact(null, commandId)
+    this.compactedThisTurn = true
+    this.log.append(
+      'command/done',
+      summarySeq === undefined
+        ? { commandId, kind: 'error', text: 'Nothing to compact' }
+        : { commandId, kind: 'success', text: 'Compacted the conversation', sourceEventSeq: summarySeq },
+    )
+  }
+
   /** Automatic compaction and pruning run before the turn's first model request, when due. */
   private maintainContext(turn: number): void {
     const o = this.o
-    if (o.compactionEveryTurns > 0 && turn % o.compactionEveryTurns === 0) this.compact(turn)
+    if (this.compactionDue(turn) && !this.compactedThisTurn) this.compact(turn)
+    this.compactedThisTurn = false
     if (o.pruneEveryTurns > 0 && turn % o.pruneEveryTurns === 0) this.prune()
   }
 
@@ -286,13 +308,13 @@ export class SessionScript {
    * the last few. The second compaction always starts at the head so it swallows
    * the first summary (a nested replacement); later ones do so at random.
    */
-  private compact(turn: number): void {
+  private compact(turn: number | null, sourceCommandId?: string): number | undefined {
     const rng = this.rng
     const log = this.log
     const starts = this.surface.unitStarts()
     const keep = rng.int(2, 4)
     const lastUnit = starts.length - 1 - keep // last unit index inside the range
-    if (lastUnit < 0) return
+    if (lastUnit < 0) return undefined
     let firstUnit = 0
     const nested = this.compactionCount === 1 || rng.chance(0.5)
     if (!nested) {
@@ -312,11 +334,13 @@ export class SessionScript {
     const shadowedTokenCount = shadowed.reduce((sum, n) => sum + n.tokens, 0)
     const compactionId = rng.uuid()
     this.compactionCount++
-    const startSeq = log.append('compaction/start', { compactionId, turn })
+    // sourceCommandId sits right after compactionId, as the plugin writes it, and only on manual runs.
+    const ids = sourceCommandId === undefined ? { compactionId } : { compactionId, sourceCommandId }
+    const startSeq = log.append('compaction/start', { ...ids, turn })
     log.advance(rng.int(2_000, 15_000)) // the summarizer's model call
     const summaryText = Array.from({ length: rng.int(3, 8) }, () => sentence(rng, rng.int(8, 24))).join(' ')
     const summarySeq = log.append('compaction/summary', {
-      compactionId,
+      ...ids,
       summary: [{ type: 'text', text: summaryText }],
       shadowedRange: { start: first.seq, end: last.seq },
       shadowedSeqs,
@@ -328,7 +352,7 @@ export class SessionScript {
       id: rng.uuid(),
       role: 'user',
       content: [{ type: 'text', text: `<summary>\n${summaryText}\n</summary>` }],
-      source: { kind: 'plugin', plugin: 'compact', compactionId },
+      source: { kind: 'plugin', plugin: 'compact', ...ids },
     }
     const seq = log.append('user/message', checkpoint, [startSeq, summarySeq, ...shadowedSeqs], {
       op: 'replace',
@@ -341,7 +365,8 @@ export class SessionScript {
       tokens: tokensOf(summaryText.length),
       kind: 'summary',
     })
-    log.append('compaction/end', { compactionId, turn })
+    log.append('compaction/end', { ...ids, turn })
+    return summarySeq
   }
 
   /** Tool-result prune: the biggest recent result still on the surface is rewritten to a stub in place. */
