@@ -8,6 +8,7 @@ import { InspectorPane } from '../panes/inspector/InspectorPane.tsx'
 import { ReplaceGraphPane } from '../panes/replace-graph/ReplaceGraphPane.tsx'
 import { SurfacePane } from '../panes/surface/SurfacePane.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
+import { LiveConnect } from '../live/LiveConnect.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
@@ -53,6 +54,7 @@ export function App() {
       onDrop={onDrop}
     >
       <TopBar />
+      <LiveConnect />
       <RejectBanner />
       <main ref={mainRef} className="flex min-h-0 flex-1 gap-0 border-b border-line">
         <div className="min-w-0" style={{ width: `${f0 * 100}%` }}>

@@ -1,14 +1,17 @@
 /**
  * Keeps `#seq=N&sel=M` in the URL in step with the cursor and selection: applied once per load when it becomes
- * ready (and on `hashchange`), written back with `replaceState` afterwards, so a reload or a shared link lands on
+ * ready for the page's own source (`?log=` or the demo), and on `hashchange`; written back with `replaceState` afterwards, so a reload or a shared link lands on
  * the same state. Writing starts only after the hash was applied, so the initial "cursor at the end" never
- * overwrites a deep link.
+ * overwrites a deep link. A later load (a dropped file) opens at its end: the old hash belongs to the old log.
  */
 
 import { useEffect } from 'react'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { formatHash, parseHash } from './location-hash.ts'
+
+/** Hash writes are batched to at most one per this interval. */
+const HASH_WRITE_MS = 150
 
 async function applyHash(store: LensStore): Promise<void> {
   const { seq, sel } = parseHash(window.location.hash)
@@ -40,11 +43,18 @@ export function useHashSync(): void {
   useEffect(() => {
     let appliedFor = -1
     let applying = false
-    const write = (): void => {
+    let firstLoad = true
+    let writeTimer: ReturnType<typeof setTimeout> | undefined
+    const writeNow = (): void => {
+      writeTimer = undefined
       const s = store.getState()
       if (applying || appliedFor !== s.loadGeneration) return
       const hash = currentHash(store)
       if (hash !== '' && hash !== window.location.hash) history.replaceState(null, '', hash)
+    }
+    // Chrome throttles replaceState floods (and each call costs), so a drag writes the hash once per settle.
+    const write = (): void => {
+      writeTimer ??= setTimeout(writeNow, HASH_WRITE_MS)
     }
     const apply = (): void => {
       const generation = store.getState().loadGeneration
@@ -52,13 +62,17 @@ export function useHashSync(): void {
       void applyHash(store).finally(() => {
         applying = false
         appliedFor = generation
-        write()
+        writeNow()
       })
     }
     const unsubscribe = store.subscribe((s, previous) => {
       const becameReady = s.summary !== null && s.summary.final && (previous.summary === null || !previous.summary.final)
-      if (becameReady && appliedFor !== s.loadGeneration) apply()
-      else write()
+      if (becameReady && appliedFor !== s.loadGeneration) {
+        if (firstLoad) apply()
+        else appliedFor = s.loadGeneration
+        firstLoad = false
+      }
+      write()
     })
     const onHashChange = (): void => {
       if (window.location.hash !== currentHash(store)) apply()
@@ -66,6 +80,7 @@ export function useHashSync(): void {
     window.addEventListener('hashchange', onHashChange)
     return () => {
       unsubscribe()
+      clearTimeout(writeTimer)
       window.removeEventListener('hashchange', onHashChange)
     }
   }, [store])

@@ -1,4 +1,4 @@
-/** On first mount: open `?log=URL`, or the bundled demo session when no source is given. */
+/** On first mount: open `?log=URL`, or the bundled demo session when no source is given (none for a `?ws=` live page). */
 
 import { useEffect, useRef } from 'react'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
@@ -13,7 +13,10 @@ export function useInitialSource(): void {
     // StrictMode runs effects twice in development; the ref survives that, so the log is fetched once.
     if (started.current) return
     started.current = true
-    const url = new URLSearchParams(window.location.search).get('log')
+    const search = new URLSearchParams(window.location.search)
+    // `?ws=` opens the Connect flow (src/ui/live), which feeds the store itself.
+    if (search.get('ws') !== null) return
+    const url = search.get('log')
     void store.getState().loadUrl(url ?? DEMO_LOG_URL)
   }, [store])
 }

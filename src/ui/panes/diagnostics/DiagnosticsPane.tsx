@@ -8,6 +8,7 @@ import { VirtualList } from '../../shared/VirtualList.tsx'
 import { useState } from 'react'
 
 const ROW_ESTIMATE_PX = 40
+const keyOf = (i: number): number => i
 
 export function DiagnosticsPane() {
   const store = useLensStoreApi()
@@ -47,7 +48,7 @@ export function DiagnosticsPane() {
         label="Diagnostics"
         idPrefix="diagnostic"
         estimateSizePx={ROW_ESTIMATE_PX}
-        itemKey={(i) => i}
+        itemKey={keyOf}
         itemSeq={(i) => list[i]?.seq ?? undefined}
         itemClassName={(i) => (i === active ? 'bg-accent-soft' : 'hover:bg-raised')}
         renderItem={(i) => <DiagnosticRow d={list[i]} />}

@@ -4,12 +4,16 @@ import { ReactFlow, Background, Controls, useNodesInitialized, useReactFlow, typ
 import { useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
+import { useThrottledValue } from '../../shared/use-throttled-value.ts'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
-/** Above this many replacements only the latest are drawn (the count in the header stays exact). */
-const GRAPH_REPLACEMENTS_MAX = 1500
+/** Above this many replacements only the latest are drawn (the count in the header stays exact): dagre's layout
+ * grows superlinearly, and 250 nodes still lay out within a frame or two. */
+const GRAPH_REPLACEMENTS_MAX = 250
+/** While the cursor is dragged across many replaces, re-layout at most this often (the last position always wins). */
+const GRAPH_REFRESH_MS = 200
 
 export function ReplaceGraphPane() {
   const store = useLensStoreApi()
@@ -18,11 +22,12 @@ export function ReplaceGraphPane() {
   const selected = useLensStore(selectSelected)
   const theme = useLensStore(selectTheme)
   const count = snapshot?.replacementCount ?? 0
+  const drawnCount = useThrottledValue(count, GRAPH_REFRESH_MS)
   const all = summary?.replacements
   const { nodes, edges } = useMemo(() => {
-    const upTo = all?.slice(Math.max(0, count - GRAPH_REPLACEMENTS_MAX), count) ?? []
+    const upTo = all?.slice(Math.max(0, drawnCount - GRAPH_REPLACEMENTS_MAX), drawnCount) ?? []
     return toFlowElements(upTo)
-  }, [all, count])
+  }, [all, drawnCount])
   const shown = useMemo(
     () => nodes.map((n) => (n.type === 'replace' ? { ...n, selected: n.data.replacement.index === selected } : n)),
     [nodes, selected],

@@ -28,6 +28,8 @@ export function SurfacePane() {
   const selectedPosition = indices === undefined || selected === null ? null : indexPosition(indices, selected)
   const activePosition = selectedPosition ?? counterpartPosition
 
+  // Changes only with the surface itself: the virtualizer rebuilds its O(count) measurement table on every new key function.
+  const itemKey = useCallback((i: number) => seqs?.[i] ?? i, [seqs])
   const onRange = useCallback(
     (from: number, to: number) => {
       if (indices === undefined) return
@@ -49,7 +51,7 @@ export function SurfacePane() {
         label="Model surface nodes"
         idPrefix="surface"
         estimateSizePx={ROW_ESTIMATE_PX}
-        itemKey={(i) => seqs?.[i] ?? i}
+        itemKey={itemKey}
         itemSeq={(i) => seqs?.[i]}
         itemClassName={(i) => {
           const summary = indices === undefined ? undefined : cache.summary(indices[i] ?? -1)

@@ -3,7 +3,7 @@
  * A drag moves the cursor once per animation frame; the worker client keeps only the latest state request.
  */
 
-import { useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react'
+import { memo, useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react'
 import type { LensState } from '../../../store/create-lens-store.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectCursor, selectSnapshot, selectSummary } from '../../../store/selectors.ts'
@@ -18,7 +18,8 @@ export function runScrubAction(state: LensState, action: ScrubAction): void {
   else state.setCursor((state.summary?.length ?? 0) - 1)
 }
 
-function MarkRow({
+/** Memoized: a drag re-renders the scrubber every frame, the marks only change with the log. */
+const MarkRow = memo(function MarkRow({
   marks,
   className,
   label,
@@ -34,7 +35,7 @@ function MarkRow({
       ))}
     </div>
   )
-}
+})
 
 export function TimelineScrubber() {
   const store = useLensStoreApi()

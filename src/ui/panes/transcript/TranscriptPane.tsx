@@ -32,6 +32,8 @@ export function TranscriptPane() {
   const count = snapshot === null ? 0 : showLogOnly ? snapshot.allRowCount : snapshot.messageRowCount
   const counterparts = selectedFrom !== 'transcript' && detail !== null ? new Set(detail.transcriptCounterparts) : null
 
+  // Stable per list: the virtualizer rebuilds its O(count) measurement table whenever this function changes.
+  const itemKey = useCallback((row: number) => `${list}:${row}`, [list])
   const onRange = useCallback((from: number, to: number) => store.getState().ensureTranscriptRows(list, from, to), [store, list])
   const indexAt = (row: number): number | undefined => cache.row(list, row)?.index
   const [clickedRow, setClickedRow] = useState<{ list: string; row: number } | null>(null)
@@ -54,7 +56,7 @@ export function TranscriptPane() {
         label="Transcript entries"
         idPrefix={`transcript-${list}`}
         estimateSizePx={ROW_ESTIMATE_PX}
-        itemKey={(row) => `${list}:${row}`}
+        itemKey={itemKey}
         itemSeq={(row) => {
           const index = indexAt(row)
           return index === undefined ? undefined : (cache.summary(index)?.seq ?? undefined)

@@ -1,0 +1,74 @@
+/** The live status line: connection state, last seq, events/s, writer state, follow control, and links to parent/subagent sessions. */
+
+import { useStore } from 'zustand'
+import { useLensStore } from '../../store/lens-store-context.tsx'
+import type { LiveController } from './live-controller.ts'
+
+const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+
+const STATUS_TEXT: Record<string, string> = {
+  connecting: 'connecting…',
+  connected: 'connected',
+  reconnecting: 'reconnecting…',
+  reset: 'reset: the log was truncated or replaced, reloading',
+  live: 'live',
+  closed: 'closed',
+}
+
+export function LiveStatusLine({ controller }: { controller: LiveController }) {
+  const view = useStore(controller.view)
+  const following = useLensStore((s) => s.summary === null || s.cursor >= s.summary.length - 1)
+  const current = view.sessions?.find((s) => s.sessionId === view.sessionId)
+  const children = current?.children ?? []
+  const tone =
+    view.status === 'live' ? 'text-user' : view.status === 'reconnecting' || view.status === 'reset' ? 'text-warn' : 'text-muted'
+  return (
+    <div
+      className="flex flex-wrap items-center gap-3 border-b border-line bg-raised px-3 py-1 text-xs"
+      role="status"
+      data-testid="live-status"
+      data-status={view.status}
+    >
+      <span className={`font-semibold ${tone}`}>● {STATUS_TEXT[view.status] ?? view.status}</span>
+      {view.detail !== null && view.status === 'reconnecting' ? <span className="text-muted">({view.detail})</span> : null}
+      <span className="font-mono">{view.sessionId ?? 'no session'}</span>
+      <span className="tabular-nums" data-testid="live-last-seq">
+        last seq {view.lastSeq}
+      </span>
+      <span className="tabular-nums">{view.eventsPerSecond.toFixed(1)} events/s</span>
+      {view.turnOpen === true ? <span className="text-user">turn open</span> : null}
+      {view.writer === 'missing' ? <span className="text-warn">log file missing</span> : null}
+      {view.resets > 0 ? <span className="text-muted">{view.resets} reset(s)</span> : null}
+      {view.error !== null ? <span className="text-danger">{view.error}</span> : null}
+      <div className="ml-auto flex flex-wrap items-center gap-2">
+        {current?.parentSession !== undefined ? (
+          <button type="button" className={BUTTON} onClick={() => controller.open(current.parentSession as string)}>
+            ↰ parent
+          </button>
+        ) : null}
+        {children.map((id) => (
+          <button key={id} type="button" className={BUTTON} title={id} onClick={() => controller.open(id)}>
+            ↳ {id.slice(0, 18)}
+          </button>
+        ))}
+        {following ? (
+          <span className="text-muted" data-testid="live-following">
+            following newest
+          </span>
+        ) : (
+          <button
+            type="button"
+            className={`${BUTTON} border-accent`}
+            data-testid="live-follow"
+            onClick={() => controller.follow()}
+          >
+            Paused · follow newest
+          </button>
+        )}
+        <button type="button" className={BUTTON} onClick={() => controller.setPickerOpen(true)}>
+          Sessions…
+        </button>
+      </div>
+    </div>
+  )
+}

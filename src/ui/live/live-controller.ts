@@ -1,0 +1,159 @@
+/**
+ * The Connect flow without React: a TailClient to the companion server, one subscription at a time fed into
+ * the lens store's live feed (the same worker, incrementally), and a small status store for the UI. A full
+ * snapshot (first open, reset, epoch change) starts a fresh feed; a resume continues the current one.
+ */
+
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import type { SessionListItem } from '../../live/protocol.ts'
+import { TailClient, type LiveStatus } from '../../live/tail-client.ts'
+import type { LensStore } from '../../store/create-lens-store.ts'
+import type { LiveFeed } from '../../store/slices/source-slice.ts'
+
+/** What the page URL says: `?ws=<stream url>&token=<token>[&session=<id>]`. */
+export interface LiveParams {
+  readonly ws: string
+  readonly token: string | null
+  readonly session: string | null
+}
+
+export interface LiveView {
+  readonly status: LiveStatus
+  readonly detail: string | null
+  readonly sessions: readonly SessionListItem[] | null
+  readonly listError: string | null
+  readonly sessionId: string | null
+  readonly pickerOpen: boolean
+  readonly lastSeq: number
+  readonly eventsPerSecond: number
+  readonly turnOpen: boolean | null
+  readonly writer: 'active' | 'missing' | null
+  readonly error: string | null
+  readonly resets: number
+}
+
+export function parseLiveParams(search: string): LiveParams | null {
+  const params = new URLSearchParams(search)
+  const ws = params.get('ws')
+  if (ws === null || !/^wss?:\/\//.test(ws)) return null
+  return { ws, token: params.get('token'), session: params.get('session') }
+}
+
+// Status is pushed to React at most this often; appends themselves go straight to the worker.
+const VIEW_UPDATE_MS = 250
+
+export class LiveController {
+  readonly view: StoreApi<LiveView>
+  private readonly client: TailClient
+  private feed: LiveFeed | null = null
+  private subscription: { unsubscribe(): void } | null = null
+  private lastSeq = -1
+  private ticker: ReturnType<typeof setInterval> | undefined
+
+  constructor(
+    private readonly store: LensStore,
+    private readonly params: LiveParams,
+  ) {
+    this.view = createStore<LiveView>(() => ({
+      status: 'connecting',
+      detail: null,
+      sessions: null,
+      listError: null,
+      sessionId: null,
+      pickerOpen: params.session === null,
+      lastSeq: -1,
+      eventsPerSecond: 0,
+      turnOpen: null,
+      writer: null,
+      error: null,
+      resets: 0,
+    }))
+    this.client = new TailClient({
+      url: params.ws,
+      ...(params.token === null ? {} : { token: params.token }),
+      client: 'dsh-lens-viewer/0.1',
+      onStatus: (status, detail) => {
+        this.view.setState({ status, detail: detail ?? null })
+        if (status === 'connected' && this.view.getState().sessions === null) void this.refreshSessions()
+      },
+      onError: (error) => this.view.setState({ error: `${error.code}: ${error.message}` }),
+    })
+  }
+
+  start(): void {
+    this.client.connect()
+    this.ticker = setInterval(() => {
+      this.view.setState({ lastSeq: this.lastSeq, eventsPerSecond: this.client.eventsPerSecond })
+    }, VIEW_UPDATE_MS)
+    const session = this.view.getState().sessionId ?? this.params.session
+    if (session !== null) this.open(session)
+  }
+
+  stop(): void {
+    clearInterval(this.ticker)
+    this.subscription?.unsubscribe()
+    this.subscription = null
+    this.feed?.end()
+    this.feed = null
+    this.client.close()
+  }
+
+  async refreshSessions(): Promise<void> {
+    try {
+      const sessions = await this.client.list()
+      this.view.setState({ sessions, listError: null })
+    } catch (error) {
+      this.view.setState({ listError: error instanceof Error ? error.message : String(error) })
+    }
+  }
+
+  setPickerOpen(open: boolean): void {
+    this.view.setState({ pickerOpen: open })
+    if (open) void this.refreshSessions()
+  }
+
+  /** Follow one session: the panes switch to it, and the page URL remembers it for a reload. */
+  open(sessionId: string): void {
+    this.subscription?.unsubscribe()
+    this.feed?.cancel()
+    this.feed = null
+    this.lastSeq = -1
+    this.view.setState({ sessionId, pickerOpen: false, lastSeq: -1, turnOpen: null, writer: null, error: null })
+    const url = new URL(window.location.href)
+    url.searchParams.set('session', sessionId)
+    window.history.replaceState(window.history.state, '', url)
+    this.subscription = this.client.subscribe(
+      'view',
+      { kind: 'file', sessionId },
+      {
+        onSnapshot: (info) => {
+          if (info.mode === 'full' || this.feed === null) {
+            this.feed?.cancel()
+            this.feed = this.store.getState().startLiveFeed(info.sessionId ?? sessionId)
+            this.feed.append(info.headerLine + '\n')
+          }
+          this.lastSeq = info.fromSeq - 1
+        },
+        onAppend: (batch) => {
+          this.feed?.append(batch.lines.join('\n') + '\n')
+          this.lastSeq = batch.toSeq
+        },
+        onReset: () => {
+          // The old feed's events are void; the full snapshot that follows starts a new one.
+          this.feed?.cancel()
+          this.feed = null
+          this.lastSeq = -1
+          this.view.setState((s) => ({ resets: s.resets + 1 }))
+        },
+        onWriterStatus: (status) => this.view.setState({ turnOpen: status.turnOpen, writer: status.writer }),
+        onError: (error) => this.view.setState({ error: `${error.code}: ${error.message}` }),
+      },
+    )
+  }
+
+  /** Back to following: the cursor jumps to the newest event and the store keeps it there while it grows. */
+  follow(): void {
+    const length = this.store.getState().summary?.length ?? 0
+    if (length > 0) this.store.getState().setCursor(length - 1)
+  }
+}
