@@ -6,7 +6,7 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionListItem } from '../../live/protocol.ts'
-import { TailClient, type LiveStatus } from '../../live/tail-client.ts'
+import { TailClient, type LiveStatus, type WebSocketFactory } from '../../live/tail-client.ts'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import type { LiveFeed } from '../../store/slices/source-slice.ts'
 
@@ -53,6 +53,8 @@ export class LiveController {
   constructor(
     private readonly store: LensStore,
     private readonly params: LiveParams,
+    /** Tests inject the `ws` package here; the page uses the standard WebSocket. */
+    webSocket?: WebSocketFactory,
   ) {
     this.view = createStore<LiveView>(() => ({
       status: 'connecting',
@@ -72,6 +74,7 @@ export class LiveController {
       url: params.ws,
       ...(params.token === null ? {} : { token: params.token }),
       client: 'dsh-lens-viewer/0.1',
+      ...(webSocket === undefined ? {} : { webSocket }),
       onStatus: (status, detail) => {
         this.view.setState({ status, detail: detail ?? null })
         if (status === 'connected' && this.view.getState().sessions === null) void this.refreshSessions()
@@ -119,9 +122,11 @@ export class LiveController {
     this.feed = null
     this.lastSeq = -1
     this.view.setState({ sessionId, pickerOpen: false, lastSeq: -1, turnOpen: null, writer: null, error: null })
-    const url = new URL(window.location.href)
-    url.searchParams.set('session', sessionId)
-    window.history.replaceState(window.history.state, '', url)
+    if (typeof window !== 'undefined') {
+      const url = new URL(window.location.href)
+      url.searchParams.set('session', sessionId)
+      window.history.replaceState(window.history.state, '', url)
+    }
     this.subscription = this.client.subscribe(
       'view',
       { kind: 'file', sessionId },
