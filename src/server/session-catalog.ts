@@ -105,8 +105,11 @@ async function logsBelow(root: string, guard: PathGuard): Promise<string[]> {
     await admit(direct)
     return found
   }
-  for (const project of await subdirs(root)) {
-    for (const session of await subdirs(project)) await admit(await logIn(session))
+  // A sessions root holds project dirs of session dirs; a project dir given directly holds session dirs.
+  for (const child of await subdirs(root)) {
+    const own = await logIn(child)
+    if (own !== undefined) await admit(own)
+    else for (const session of await subdirs(child)) await admit(await logIn(session))
   }
   return found
 }
