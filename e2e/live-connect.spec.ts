@@ -1,0 +1,85 @@
+/** Live Connect flow in a real browser: the companion server serves the built viewer, the page follows a growing log. */
+
+import { appendFile, mkdir, mkdtemp, rename, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
+
+const header = (id: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({
+    type: 'session',
+    version: 0,
+    id,
+    createdAt: 1_786_000_000_000,
+    cwd: '/home/u/proj',
+    ...extra,
+    delegationDepth: 0,
+  }) + '\n'
+const user = (seq: number): string =>
+  JSON.stringify({
+    type: 'user/message',
+    seq,
+    time: seq,
+    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hello ${seq}` }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  }) + '\n'
+
+let server: LensServer
+let path: string
+
+test.beforeAll(async () => {
+  const root = await mkdtemp(join(tmpdir(), 'lens-e2e-live-'))
+  const dir = join(root, '--home-u-proj--', 'session-e2e')
+  await mkdir(dir, { recursive: true })
+  path = join(dir, 'session.jsonl')
+  await writeFile(path, header('session-e2e') + user(0) + user(1))
+  const childDir = join(root, '--home-u-proj--', 'session-e2e-child')
+  await mkdir(childDir, { recursive: true })
+  await writeFile(
+    join(childDir, 'session.jsonl'),
+    header('session-e2e-child', { parentSession: 'session-e2e', origin: 'subagent' }) + user(0),
+  )
+  // LENS_DIST lets a run use a build elsewhere; npm run test:e2e builds dist/ first.
+  server = await startLensServer({ roots: [root], distDir: process.env['LENS_DIST'] ?? 'dist', pollMs: 250 })
+})
+test.afterAll(() => server.close())
+
+test('picker, live growth with follow, pause and resume, reset, subagent child', async ({ page }) => {
+  await page.goto(server.viewerUrl)
+  await expect(page.getByTestId('session-picker')).toBeVisible()
+  await expect(page.getByTestId('session-option')).toHaveCount(2)
+  await page
+    .getByTestId('session-option')
+    .filter({ hasText: /^session-e2e(?!-child)/ })
+    .click()
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '1')
+  await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live')
+  await expect(page).toHaveURL(/[?&]session=session-e2e(&|$)/)
+
+  for (let seq = 2; seq < 5; seq++) await appendFile(path, user(seq))
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '4')
+  await expect(page.getByTestId('live-last-seq')).toHaveText('last seq 4')
+  await expect(page.getByTestId('live-following')).toBeVisible()
+
+  // Scrubbing back pauses following; the control brings the cursor back to the newest event.
+  await page.getByTestId('timeline').focus()
+  await page.keyboard.press('Home')
+  await expect(page.getByTestId('live-follow')).toBeVisible()
+  await appendFile(path, user(5))
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '5')
+  await expect(page.getByTestId('live-follow')).toBeVisible()
+  await page.getByTestId('live-follow').click()
+  await expect(page.getByTestId('live-following')).toBeVisible()
+
+  // A replaced file is a reset: the panes start over with exactly the new log.
+  await writeFile(`${path}.0123456789ab.tmp`, header('session-e2e') + user(0) + user(1) + user(2))
+  await rename(`${path}.0123456789ab.tmp`, path)
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '2')
+  await expect(page.getByTestId('live-status')).toContainText('1 reset(s)')
+
+  // Subagent children are openable from the status line.
+  await page.getByRole('button', { name: /session-e2e-child/ }).click()
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '0')
+  await expect(page).toHaveURL(/[?&]session=session-e2e-child/)
+})
