@@ -179,3 +179,16 @@ test('backoff: full jitter below an exponential ceiling capped at 10 s', () => {
   expect(b.next()).toBe(499)
   expect(new Backoff({ random: () => 0 }).next()).toBe(0)
 })
+
+test('silence for 2.5 heartbeats closes the socket and reconnects', async () => {
+  const { sockets, statuses, client } = setup()
+  const s = sockets[0] as FakeSocket
+  s.open()
+  s.deliver({ ...welcome, heartbeatMs: 20 } as ServerMessage)
+  const deadline = Date.now() + 5000
+  while (sockets.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  expect(statuses).toContain('reconnecting')
+  expect(sockets.length).toBeGreaterThanOrEqual(2)
+  expect(s.sent.some((m) => m['type'] === 'ping')).toBe(true)
+  client.close()
+})

@@ -41,6 +41,8 @@ export function parseLiveParams(search: string): LiveParams | null {
 
 // Status is pushed to React at most this often; appends themselves go straight to the worker.
 const VIEW_UPDATE_MS = 250
+// New subagent children appear as new logs: re-list now and then so the status line can offer them.
+const LIST_REFRESH_MS = 10_000
 
 export class LiveController {
   readonly view: StoreApi<LiveView>
@@ -49,6 +51,7 @@ export class LiveController {
   private subscription: { unsubscribe(): void } | null = null
   private lastSeq = -1
   private ticker: ReturnType<typeof setInterval> | undefined
+  private lister: ReturnType<typeof setInterval> | undefined
 
   constructor(
     private readonly store: LensStore,
@@ -88,12 +91,16 @@ export class LiveController {
     this.ticker = setInterval(() => {
       this.view.setState({ lastSeq: this.lastSeq, eventsPerSecond: this.client.eventsPerSecond })
     }, VIEW_UPDATE_MS)
+    this.lister = setInterval(() => {
+      if (this.client.status === 'live' || this.client.status === 'connected') void this.refreshSessions()
+    }, LIST_REFRESH_MS)
     const session = this.view.getState().sessionId ?? this.params.session
     if (session !== null) this.open(session)
   }
 
   stop(): void {
     clearInterval(this.ticker)
+    clearInterval(this.lister)
     this.subscription?.unsubscribe()
     this.subscription = null
     this.feed?.end()
