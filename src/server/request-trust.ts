@@ -32,14 +32,10 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h)
 }
 
-/** Host header → hostname, or undefined when it is not a plain host[:port]. */
+/** Host header → hostname, or undefined unless it is exactly `name[:port]` or `[v6][:port]` (no userinfo, path or junk). */
 function hostnameOf(hostHeader: string): string | undefined {
-  try {
-    const url = new URL(`http://${hostHeader}`)
-    return url.host === hostHeader.toLowerCase() || url.hostname !== '' ? url.hostname : undefined
-  } catch {
-    return undefined
-  }
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.exec(hostHeader)
+  return match?.[1]
 }
 
 export function checkHost(req: IncomingMessage, policy: TrustPolicy): Verdict {

@@ -191,3 +191,15 @@ describe('serve flags', () => {
     expect(() => parseServeArgs(['--allow-origin', 'evil'])).toThrow(ServeUsageError)
   })
 })
+
+describe('host header parsing', () => {
+  test('only a bare loopback name[:port] passes', async () => {
+    const { checkHost } = await import('./request-trust.ts')
+    const policy = { token: 't', port: 1, extraHosts: [], extraOrigins: [] }
+    const verdict = (host: string): boolean => checkHost({ headers: { host } } as never, policy).ok
+    expect(['127.0.0.1:1', 'localhost', '[::1]:8080', 'app.localhost:3'].map(verdict)).toEqual([true, true, true, true])
+    expect(
+      ['127.0.0.1@evil.com', 'evil.com', 'localhost.evil.com', '127.0.0.1.nip.io', 'localhost/x', '[::2]:1', ''].map(verdict),
+    ).toEqual([false, false, false, false, false, false, false])
+  })
+})
