@@ -1,5 +1,6 @@
 /** Integration: real writers (zstd frames via the system binary, JSONL with packed rows) against the server and TailClient followers. */
 
+import { spawn, type ChildProcess } from 'node:child_process'
 import { rename, truncate, writeFile } from 'node:fs/promises'
 import { afterEach, expect, test } from 'vitest'
 import { batchText, streamSession } from '../core/generate/index.ts'
@@ -143,4 +144,61 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   await rename(`${path}.0123456789ab.tmp`, path)
   await waitFor('second reset seen', () => followers.every((f) => f.resets >= 2))
   await expectSame(followers, path)
+})
+
+/** `lens serve` as a real process; resolves once it printed its URL. */
+function spawnServe(
+  root: string,
+  port: number,
+  token: string,
+): Promise<{ child: ChildProcess; streamUrl: string; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', root, '--port', String(port)], {
+    env: { ...process.env, DSH_LENS_TOKEN: token },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString()
+      const m = /stream (ws:\/\/127\.0\.0\.1:(\d+)\/v1\/stream)/.exec(out)
+      if (m !== null) resolve({ child, streamUrl: m[1] as string, port: Number(m[2]) })
+    })
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)))
+  })
+}
+
+test('a `lens serve` process killed with SIGKILL and restarted: followers resume with no gap or duplicate', async () => {
+  const root = await tempRoot()
+  const id = 'session-sigkill'
+  const path = await sessionPath(root, id, false)
+  const writer = new LogWriter(path, false)
+  const log = generated(id, 9, 1200)
+  await writer.create(log.header)
+  let next = 0
+  const write = async (n: number): Promise<void> => {
+    for (let k = 0; k < n && next < log.batches.length; k++) {
+      await writer.appendBatch(log.batches[next++] as string)
+      await pause(25)
+    }
+  }
+  await write(10)
+  const token = 'sigkill-token-0123456789'
+  const first = await spawnServe(root, 0, token)
+  cleanup.push(() => first.child.kill('SIGKILL'))
+  const followers = [
+    new Follower(first.streamUrl, token, { sessionId: id }),
+    new Follower(first.streamUrl, token, { sessionId: id }, 16),
+  ]
+  cleanup.push(() => followers.forEach((f) => f.close()))
+  await write(10)
+  await waitFor('followers streaming', () => followers.every((f) => f.lastSeq > 0))
+  first.child.kill('SIGKILL')
+  await waitFor('followers notice', () => followers.every((f) => f.client.status === 'reconnecting'))
+  await write(10)
+  const second = await spawnServe(root, first.port, token)
+  cleanup.push(() => second.child.kill('SIGKILL'))
+  await write(log.batches.length)
+  await expectSame(followers, path)
+  for (const f of followers) expect(f.snapshots).toContain('resume')
 })

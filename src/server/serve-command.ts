@@ -13,7 +13,8 @@ export const SERVE_USAGE = `usage: lens serve [PATH ...] [--port N] [--host ADDR
   --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
   --demo          also serve a generated session that grows live (written to a private temp directory)
   --allow-origin  an extra exact Origin allowed to connect (e.g. http://localhost:5173 for the Vite dev server)
-  --dist DIR      the built viewer (default: dist/ of this checkout)`
+  --dist DIR      the built viewer (default: dist/ of this checkout)
+env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so open pages survive a server restart; default: a fresh random one`
 
 export class ServeUsageError extends Error {}
 
@@ -103,9 +104,21 @@ export async function runServe(argv: string[]): Promise<void> {
     )
   }
   const distDir = args.distDir ?? fileURLToPath(new URL('../../dist', import.meta.url))
+  const token = process.env['DSH_LENS_TOKEN']
+  if (token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
+    process.stderr.write('lens serve: DSH_LENS_TOKEN must be at least 16 characters of [A-Za-z0-9_-]\n')
+    process.exit(2)
+  }
   let server
   try {
-    server = await startLensServer({ roots, host: args.host, port: args.port, distDir, allowOrigins: args.allowOrigins })
+    server = await startLensServer({
+      roots,
+      host: args.host,
+      port: args.port,
+      distDir,
+      allowOrigins: args.allowOrigins,
+      ...(token === undefined ? {} : { token }),
+    })
   } catch (error) {
     await demo?.stop()
     const code = (error as NodeJS.ErrnoException).code
