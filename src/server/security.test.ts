@@ -8,7 +8,7 @@ import { WebSocket } from 'ws'
 import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX, type ServerMessage } from '../live/protocol.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
 import { headerText, sessionPath, tempRoot } from './live-test-kit.ts'
-import { parseServeArgs, ServeUsageError } from './serve-command.ts'
+import { defaultSessionsRoot, parseServeArgs, ServeUsageError } from './serve-command.ts'
 
 let server: LensServer
 let root: string
@@ -189,6 +189,12 @@ describe('serve flags', () => {
     expect(() => parseServeArgs(['--port'])).toThrow(/needs a value/)
     expect(() => parseServeArgs(['--bogus'])).toThrow(/unknown flag/)
     expect(() => parseServeArgs(['--allow-origin', 'evil'])).toThrow(ServeUsageError)
+  })
+
+  test('the default root is $DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset or blank', () => {
+    expect(defaultSessionsRoot({ DSH_HOME: '/x/h' })).toBe('/x/h/sessions')
+    expect(defaultSessionsRoot({ DSH_HOME: '  ' })).toMatch(/\/\.dsh\/sessions$/)
+    expect(defaultSessionsRoot({})).toMatch(/\/\.dsh\/sessions$/)
   })
 })
 
