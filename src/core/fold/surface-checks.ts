@@ -67,9 +67,26 @@ function surfaceOpOf(event: any): 'append' | { start: number; end: number } | un
   return op
 }
 
+/**
+ * The common case, decided without a Set: sources strictly ascending, all safe
+ * integers >= 0 and below the event's seq. Then checks 12-14 cannot fail, so the
+ * result equals the harness's; anything else takes the exact path.
+ */
+function ascendingEarlierSources(raw: unknown, seq: unknown): raw is number[] {
+  if (!Array.isArray(raw) || raw.length === 0 || typeof seq !== 'number') return false
+  let previous = -1
+  for (let i = 0; i < raw.length; i++) {
+    const value: unknown = raw[i]
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= previous) return false
+    previous = value
+  }
+  return previous < seq
+}
+
 /** Checks 10-15; returns the validated sources in array order. */
 function assertProvenance(event: any, shadowedSeqs: readonly number[]): number[] {
   const raw = event.sourceEventSeqs
+  if (shadowedSeqs.length === 0 && ascendingEarlierSources(raw, event.seq)) return raw
   const sources = new Set<number>()
   if (raw !== undefined) {
     if (!Array.isArray(raw)) throw new Error(FOLD.sourcesNotArray(event.seq))

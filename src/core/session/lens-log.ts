@@ -36,6 +36,22 @@ export interface LensLogOptions {
   readonly upgradeLegacy?: boolean
 }
 
+/**
+ * The only types the legacy pass can change or refuse (reference 1.7); every other
+ * event skips it. (The pass keeps message ids only for message types, and those are here.)
+ */
+const MAYBE_LEGACY = new Set<unknown>([
+  'turn/start',
+  'turn/end',
+  'steering/message',
+  'user/message',
+  'assistant/message',
+  'tool/result',
+  'request/header-delta',
+  'mode/set',
+  'request/header',
+])
+
 /** Parsed records recently asked for; rows are asked member by member, so this is what makes that cheap. */
 const RECORD_CACHE_SIZE = 256
 
@@ -67,6 +83,21 @@ export class RowList {
   /** Rows that start at or before event `index`. */
   countAt(index: number): number {
     return this.index.countAtMost(index)
+  }
+}
+
+/** A tool result with everything check 18 ignores removed (blocks after the first, the first's payload). */
+function rewriteBase(event: LogEvent): LogEvent | undefined {
+  const data = event.data
+  if (!isRecord(data) || !isRecord(data['message'])) return undefined
+  const message = data['message']
+  const content = message['content']
+  if (!Array.isArray(content) || !isRecord(content[0])) return undefined
+  return {
+    type: event.type,
+    seq: event.seq,
+    time: event.time,
+    data: { ...data, message: { ...message, content: [{ ...content[0], content: null }] } },
   }
 }
 
@@ -112,13 +143,22 @@ export class LensLog {
   private readonly nodeDerive = new Int32Vector(256)
   private readonly deriveErrors = new Map<number, string>()
   private upgrader: LegacyUpgrader | undefined
+  /**
+   * For tool results on the surface: the event with its result payload nulled, all a
+   * later rewrite check reads (check 18). Kept so a prune never re-parses a
+   * multi-megabyte original. Absent when the data is malformed: then the check
+   * re-parses the original and fails exactly as the harness does.
+   */
+  private readonly rewriteBases = new Map<number, LogEvent>()
+  /** The last non-row event ingested, so linking a replacement needs no re-parse. */
+  private previous: { index: number; event: LogEvent } | undefined
   private eventCount = 0
   private lastViolationCount = 0
   private readonly upgradeLegacy: boolean
 
   constructor(options: LensLogOptions = {}) {
     this.upgradeLegacy = options.upgradeLegacy ?? true
-    this.fold = new SurfaceFold((index) => this.event(index))
+    this.fold = new SurfaceFold((index) => this.rewriteBases.get(index) ?? this.event(index))
     this.decoder = new SessionDecoder(
       {
         header: (header, line) => {
@@ -330,7 +370,7 @@ export class LensLog {
     this.eventCount++
     let event = record.event
     this.count(typeof event?.type === 'string' ? event.type : `(${typeof event?.type})`, 1)
-    if (isRecord(event)) event = this.upgrade(event, index, recordIndex, record.line)
+    if (isRecord(event) && MAYBE_LEGACY.has(event.type)) event = this.upgrade(event, index, recordIndex, record.line)
     const defect = isRecord(event) ? loadDefect(event, index) : undefined
     if (defect !== undefined) this.diagnose('error', defect.code, record.line, event, index, defect.message)
     const plan = this.fold.push(event)
@@ -365,9 +405,15 @@ export class LensLog {
         this.diagnose('error', 'derive-error', this.lineOf(index), event, index, derived.error)
       }
       if (plan === 'replace') {
-        this.replacementLinks.push(this.compactions.link(event, index, index > 0 ? this.event(index - 1) : undefined, index - 1))
+        const previous = this.previous?.index === index - 1 ? this.previous.event : index > 0 ? this.event(index - 1) : undefined
+        this.replacementLinks.push(this.compactions.link(event, index, previous, index - 1))
+      }
+      if (event.type === 'tool/result') {
+        const base = rewriteBase(event)
+        if (base !== undefined) this.rewriteBases.set(index, base)
       }
     }
+    this.previous = { index, event }
     this.compactions.observe(event, index)
     this.turns.observe(event, index)
     this.repair.observe(event)
