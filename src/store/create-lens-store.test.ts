@@ -87,4 +87,17 @@ describe('createLensStore', () => {
     expect(s.cursor).toBe(0)
     store.client.dispose()
   })
+
+  it('cancelling a file load keeps what parsed and says so', async () => {
+    const store = createLensStore(createInThreadClient())
+    let text = HEADER
+    for (let i = 0; i < 60_000; i++) text += user(i)
+    store.getState().loadFile(new File([text], 'big.jsonl'))
+    store.getState().cancelLoad()
+    const s = await until(store, (s) => s.summary?.final === true)
+    expect(s.summary?.cancelled).toBe(true)
+    expect(s.loadState).toBe('ready')
+    expect(s.summary?.length).toBeLessThan(60_000)
+    store.client.dispose()
+  })
 })

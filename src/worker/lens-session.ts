@@ -54,6 +54,21 @@ const ROLE_OF: Record<string, EventSummary['role']> = {
   'tool/result': 'tool',
 }
 
+/**
+ * Let queued messages (a cancel, cursor queries) run between slices. `Blob.arrayBuffer()` may resolve without a
+ * macrotask turn (Node does for in-memory blobs), and a MessageChannel hop avoids setTimeout's 4 ms clamp.
+ */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
+    }
+    channel.port2.postMessage(null)
+  })
+}
+
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
 }
@@ -117,6 +132,7 @@ export class LensSession {
   async loadBlob(blob: Blob, onSlice: () => boolean): Promise<boolean> {
     for (let offset = 0; offset < blob.size; offset += READ_SLICE_BYTES) {
       const bytes = new Uint8Array(await blob.slice(offset, offset + READ_SLICE_BYTES).arrayBuffer())
+      await yieldToEventLoop()
       if (!onSlice()) return false
       this.push(bytes)
     }

@@ -51,7 +51,7 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       const wasAtEnd = previous === null || get().cursor >= previous.length - 1
       let loadState: LoadState = summary.final ? 'ready' : 'loading'
       let loadError: string | null = null
-      if (summary.final && summary.length === 0 && summary.diagnosticCount > 0) {
+      if (summary.final && !summary.cancelled && summary.length === 0 && summary.diagnosticCount > 0) {
         loadState = 'error'
         loadError = `No events could be read: ${summary.diagnostics[0]?.message ?? 'unknown defect'}`
       }
@@ -112,6 +112,10 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
         const response = await fetch(url, { signal: controller.signal })
         if (!response.ok) throw new Error(`The server answered ${response.status} ${response.statusText} for ${url}.`)
         if (response.body === null) throw new Error(`The response for ${url} has no body.`)
+        // A static server answers unknown paths with its index page: say so instead of parsing HTML as a log.
+        if (response.headers.get('content-type')?.includes('text/html') === true) {
+          throw new Error('the server sent an HTML page, not a session log (is the path right?)')
+        }
         const length = Number(response.headers.get('content-length'))
         id = loadId = client.beginStream(name, Number.isFinite(length) && length > 0 ? length : null, false)
         const reader = response.body.getReader()

@@ -1,17 +1,28 @@
-/** A list of seqs as buttons (at most a few hundred shown; the count says how many there are). */
+/** A list of seqs as buttons, consecutive runs folded to "#a–#b" (both ends clickable); long lists are cut. */
 
 import { SeqBadge } from '../../shared/SeqBadge.tsx'
+import { seqRuns } from './seq-runs.ts'
 
-const LINKS_SHOWN = 200
+const RUNS_SHOWN = 100
 
 export function SeqLinks({ seqs, onPick }: { seqs: readonly number[]; onPick: (seq: number) => void }) {
   if (seqs.length === 0) return <span className="text-muted">none</span>
+  const runs = seqRuns(seqs)
   return (
-    <span className="flex flex-wrap gap-0.5">
-      {seqs.slice(0, LINKS_SHOWN).map((seq) => (
-        <SeqBadge key={seq} seq={seq} onClick={() => onPick(seq)} />
-      ))}
-      {seqs.length > LINKS_SHOWN ? <span className="text-muted">… {seqs.length - LINKS_SHOWN} more</span> : null}
+    <span className="flex flex-wrap items-center gap-0.5">
+      {runs.slice(0, RUNS_SHOWN).map((run) =>
+        run.first === run.last ? (
+          <SeqBadge key={run.first} seq={run.first} onClick={() => onPick(run.first)} />
+        ) : (
+          <span key={run.first} className="flex items-center">
+            <SeqBadge seq={run.first} onClick={() => onPick(run.first)} />
+            <span className="text-muted">–</span>
+            <SeqBadge seq={run.last} onClick={() => onPick(run.last)} />
+          </span>
+        ),
+      )}
+      {runs.length > RUNS_SHOWN ? <span className="text-muted">… {runs.length - RUNS_SHOWN} more runs</span> : null}
+      {seqs.length > 1 ? <span className="text-muted">({seqs.length.toLocaleString('en-US')})</span> : null}
     </span>
   )
 }

@@ -1,12 +1,12 @@
 /** React Flow graph of every replace operation up to the cursor; clicking a node moves the cursor there. */
 
-import { ReactFlow, Background, Controls, useNodesInitialized, useReactFlow, type NodeMouseHandler } from '@xyflow/react'
+import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
 import { useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import { useThrottledValue } from '../../shared/use-throttled-value.ts'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
-import { toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
+import { graphBounds, toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 /** Above this many replacements only the latest are drawn (the count in the header stays exact): dagre's layout
@@ -74,28 +74,34 @@ export function ReplaceGraphPane() {
           nodesDraggable={false}
           nodesConnectable={false}
           fitView
+          minZoom={0.05}
+          maxZoom={1.25}
           colorMode={theme}
           proOptions={{ hideAttribution: true }}
           aria-label="Replace operations"
         >
           <Background />
           <Controls showInteractive={false} />
-          <FitOnChange nodeCount={nodes.length} />
+          <FitOnChange nodes={nodes} />
         </ReactFlow>
       </div>
     </section>
   )
 }
 
-/** Re-fit the view when the set of nodes changes (the cursor crossed a replace). */
-function FitOnChange({ nodeCount }: { nodeCount: number }) {
+/**
+ * Re-fit the view when the nodes change (the cursor crossed a replace) or the pane is resized. `fitView()` is
+ * queued through a node update, which never runs for controlled nodes without `onNodesChange`; `fitBounds` on
+ * the bounds dagre gave us applies directly.
+ */
+function FitOnChange({ nodes }: { nodes: readonly ReplaceFlowNode[] }) {
   const flow = useReactFlow()
-  // Fitting before React Flow has measured the new nodes would fit the old bounds.
-  const initialized = useNodesInitialized()
+  const width = useStore((s) => s.width)
+  const height = useStore((s) => s.height)
   useEffect(() => {
-    if (!initialized) return
-    const frame = requestAnimationFrame(() => void flow.fitView({ maxZoom: 1, padding: 0.1 }))
+    if (nodes.length === 0 || width === 0 || height === 0) return
+    const frame = requestAnimationFrame(() => void flow.fitBounds(graphBounds(nodes), { padding: 0.1 }))
     return () => cancelAnimationFrame(frame)
-  }, [flow, nodeCount, initialized])
+  }, [flow, nodes, width, height])
   return null
 }

@@ -75,3 +75,18 @@ function layout(nodes: ReplaceFlowNode[], edges: Edge[]): ReplaceFlowNode[] {
     return { ...n, position: { x: p.x - (n.width ?? 0) / 2, y: p.y - (n.height ?? 0) / 2 } }
   })
 }
+
+/** The box around laid-out nodes, in flow coordinates (for fitting the view). */
+export function graphBounds(nodes: readonly ReplaceFlowNode[]): { x: number; y: number; width: number; height: number } {
+  let x0 = Infinity
+  let y0 = Infinity
+  let x1 = -Infinity
+  let y1 = -Infinity
+  for (const n of nodes) {
+    x0 = Math.min(x0, n.position.x)
+    y0 = Math.min(y0, n.position.y)
+    x1 = Math.max(x1, n.position.x + (n.width ?? 0))
+    y1 = Math.max(y1, n.position.y + (n.height ?? 0))
+  }
+  return nodes.length === 0 ? { x: 0, y: 0, width: 0, height: 0 } : { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }
+}

@@ -124,7 +124,7 @@ export function TimelineScrubber() {
           <MarkRow marks={marks.diagnostics} className="bg-danger" label="diagnostics" />
         </div>
       </div>
-      <div className="w-56 shrink-0 text-right font-mono text-xs tabular-nums text-muted" aria-live="polite">
+      <div className="shrink-0 whitespace-nowrap text-right font-mono text-xs tabular-nums text-muted" aria-live="polite">
         seq {cursorSeq < 0 ? '—' : cursorSeq.toLocaleString('en-US')} / {lastSeq < 0 ? '—' : lastSeq.toLocaleString('en-US')}
         {snapshot !== null ? ` · ${snapshot.replacementCount} replaces` : ''}
       </div>
