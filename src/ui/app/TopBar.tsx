@@ -17,7 +17,14 @@ export function TopBar() {
   const live = useLensStore((s) => s.live)
   const input = useRef<HTMLInputElement>(null)
   return (
-    <header className="flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
+    <header className="relative flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
+      {loadState === 'loading' && progress !== null && progress.totalBytes !== null && progress.totalBytes > 0 ? (
+        <div
+          className="absolute bottom-0 left-0 h-0.5 bg-accent"
+          style={{ width: `${Math.min(100, (progress.inputBytes / progress.totalBytes) * 100)}%` }}
+          aria-hidden="true"
+        />
+      ) : null}
       <h1 className="text-sm font-bold">dsh-lens</h1>
       <span className="max-w-80 truncate font-mono text-xs" title={name}>
         {name === '' ? 'no log' : name}

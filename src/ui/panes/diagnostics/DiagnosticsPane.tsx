@@ -3,7 +3,7 @@
 import { useCallback } from 'react'
 import type { Diagnostic } from '../../../core/index.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
-import { selectSummary } from '../../../store/selectors.ts'
+import { selectSummary, selectLoadState } from '../../../store/selectors.ts'
 import { VirtualList } from '../../shared/VirtualList.tsx'
 import { useState } from 'react'
 
@@ -12,6 +12,7 @@ const keyOf = (i: number): number => i
 
 export function DiagnosticsPane() {
   const store = useLensStoreApi()
+  const loadState = useLensStore(selectLoadState)
   const summary = useLensStore(selectSummary)
   const [active, setActive] = useState<number | null>(null)
   const list = summary?.diagnostics ?? []
@@ -56,7 +57,13 @@ export function DiagnosticsPane() {
         onActivate={pick}
         revealIndex={null}
         onRange={onRange}
-        emptyText={summary === null ? 'No log loaded.' : 'No defects: the harness accepts this log.'}
+        emptyText={
+          summary === null
+            ? loadState === 'loading'
+              ? 'Loading…'
+              : 'No log loaded.'
+            : 'No defects: the harness accepts this log.'
+        }
       />
     </section>
   )

@@ -2,7 +2,14 @@
 
 import { useCallback } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
-import { selectCacheVersion, selectCursor, selectDetail, selectSelected, selectSnapshot } from '../../../store/selectors.ts'
+import {
+  selectCacheVersion,
+  selectCursor,
+  selectDetail,
+  selectSelected,
+  selectSnapshot,
+  selectLoadState,
+} from '../../../store/selectors.ts'
 import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { VirtualList } from '../../shared/VirtualList.tsx'
 import { SurfaceRow } from './SurfaceRow.tsx'
@@ -12,6 +19,7 @@ const ROW_ESTIMATE_PX = 72
 
 export function SurfacePane() {
   const store = useLensStoreApi()
+  const loadState = useLensStore(selectLoadState)
   const snapshot = useLensStore(selectSnapshot)
   const cursor = useLensStore(selectCursor)
   const selected = useLensStore(selectSelected)
@@ -72,7 +80,9 @@ export function SurfacePane() {
         revealIndex={selectedFrom === 'surface' ? null : activePosition}
         revealToken={detail}
         onRange={onRange}
-        emptyText={snapshot === null ? 'No log loaded.' : 'The surface is empty at this cursor.'}
+        emptyText={
+          snapshot === null ? (loadState === 'loading' ? 'Loading…' : 'No log loaded.') : 'The surface is empty at this cursor.'
+        }
       />
     </PaneFrame>
   )

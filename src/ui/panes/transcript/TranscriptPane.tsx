@@ -9,6 +9,7 @@ import {
   selectSelected,
   selectShowLogOnly,
   selectSnapshot,
+  selectLoadState,
 } from '../../../store/selectors.ts'
 import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { VirtualList } from '../../shared/VirtualList.tsx'
@@ -20,6 +21,7 @@ const ROW_ESTIMATE_PX = 64
 
 export function TranscriptPane() {
   const store = useLensStoreApi()
+  const loadState = useLensStore(selectLoadState)
   const snapshot = useLensStore(selectSnapshot)
   const showLogOnly = useLensStore(selectShowLogOnly)
   const cursor = useLensStore(selectCursor)
@@ -82,7 +84,7 @@ export function TranscriptPane() {
         revealIndex={selectedFrom === 'transcript' ? null : activeRow}
         revealToken={detail}
         onRange={onRange}
-        emptyText={snapshot === null ? 'No log loaded.' : 'No entries at this cursor.'}
+        emptyText={snapshot === null ? (loadState === 'loading' ? 'Loading…' : 'No log loaded.') : 'No entries at this cursor.'}
       />
     </PaneFrame>
   )
