@@ -96,6 +96,13 @@ test('a file that is not a log says why in plain words', async ({ page }) => {
   await expect(page.getByTestId('diagnostics')).not.toHaveAttribute('data-count', '0')
 })
 
+test('a ?log= URL that serves a web page instead of a log is named as such', async ({ page }) => {
+  // vite preview answers unknown paths with index.html (200, text/html).
+  await page.goto('/?log=/no-such-log.jsonl')
+  await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'error')
+  await expect(page.getByTestId('reject-banner')).toContainText('the server sent an HTML page, not a session log')
+})
+
 test('hostile content renders as text, never as markup', async ({ page }) => {
   const jsonl = hostileLog()
   await openLog(page, 'hostile.jsonl', jsonl)

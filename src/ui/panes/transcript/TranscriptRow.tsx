@@ -17,7 +17,10 @@ export function TranscriptRow({ rowRef, summary, cursor }: TranscriptRowProps) {
   return (
     <div className={`px-2 py-1.5 ${view.shadowedBy !== null ? 'opacity-70' : ''}`}>
       <div className="flex flex-wrap items-center gap-2 text-xs">
-        <span className="font-mono tabular-nums text-muted">#{summary.seq ?? '?'}</span>
+        <span className="font-mono tabular-nums text-muted">
+          #{summary.seq ?? '?'}
+          {rowRef.span > 1 && summary.seq !== null ? `–#${summary.seq + rowRef.span - 1}` : ''}
+        </span>
         <span className={`font-semibold ${TONE_TEXT[view.tone]}`}>{view.label}</span>
         {view.shadowedBy !== null ? (
           <span className="rounded bg-shadowed px-1 text-muted" data-shadowed-by={view.shadowedBy}>
