@@ -6,22 +6,10 @@
  * re-implements fold semantics. Events are addressed by index (= seq for a valid log).
  */
 
-import {
-  DeriveOutcome,
-  LensLog,
-  RowKind,
-  deriveEventMessage,
-  isRecord,
-  loadContentChecksum,
-  rowKindOf,
-  type ContentChecksum,
-  type LogEvent,
-  type RowList,
-} from '../core/index.ts'
-import { chunkText, describeLogOnly, previewMessage } from './message-text.ts'
+import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
+import { KIND_NAMES, clip, summarizeEvent } from './event-summary.ts'
 import {
   DIAGNOSTICS_MAX,
-  PREVIEW_MAX_CHARS,
   RAW_JSON_MAX_CHARS,
   type CursorSnapshot,
   type EventDetail,
@@ -29,30 +17,14 @@ import {
   type LoadProgress,
   type LogSummary,
   type ReplacementInfo,
-  type RowKindName,
   type TranscriptList,
   type TranscriptRowRef,
 } from './protocol.ts'
 
 /** Slice size for reading a File: big enough to amortise the await, small enough to report progress smoothly. */
 export const READ_SLICE_BYTES = 2 * 1024 * 1024
-/** Chunk-run previews read at most this many members. */
-const CHUNK_PREVIEW_MEMBERS = 2000
 /** Counterpart lists for huge compactions are capped; the inspector says how many there are. */
 const COUNTERPARTS_MAX = 2000
-
-const KIND_NAMES: Record<number, RowKindName> = {
-  [RowKind.Message]: 'message',
-  [RowKind.LogOnly]: 'log-only',
-  [RowKind.ChunkRun]: 'chunk-run',
-  [RowKind.Replacement]: 'replacement',
-}
-
-const ROLE_OF: Record<string, EventSummary['role']> = {
-  'user/message': 'user',
-  'assistant/message': 'assistant',
-  'tool/result': 'tool',
-}
 
 /**
  * Let queued messages (a cancel, cursor queries) run between slices. `Blob.arrayBuffer()` may resolve without a
@@ -67,10 +39,6 @@ function yieldToEventLoop(): Promise<void> {
     }
     channel.port2.postMessage(null)
   })
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
 }
 
 export class LensSession {
@@ -358,78 +326,10 @@ export class LensSession {
   }
 
   private summarize(index: number, span: number): EventSummary | null {
-    const log = this.log
-    if (index < 0 || index >= log.length) return null
-    const event = log.event(index)
-    const seqValue = log.seqOf(index)
-    const seq = typeof seqValue === 'number' ? seqValue : null
-    const packed = log.isPacked(index)
-    const base = { index, seq, line: log.lineOf(index), upgraded: log.isUpgraded(index), packed, span }
-    if (!isRecord(event)) {
-      const text = clip(JSON.stringify(event) ?? String(event), PREVIEW_MAX_CHARS)
-      return {
-        ...base,
-        type: '(not an object)',
-        kind: 'log-only',
-        role: null,
-        text,
-        reasoning: '',
-        toolCalls: [],
-        truncated: false,
-        replace: null,
-        surface: null,
-        derives: false,
-        deriveError: null,
-      }
-    }
-    const type = typeof event.type === 'string' ? event.type : `(${typeof event.type})`
-    const kind = KIND_NAMES[rowKindOf(event)] ?? 'log-only'
+    if (index < 0 || index >= this.log.length) return null
     this.syncReplacements()
-    const node = this.nodeOf(index)
-    const timeline = log.fold.timeline
-    let surface: EventSummary['surface'] = null
-    if (node !== -1) {
-      const by = timeline.shadowedBy(node)
-      surface = {
-        enteredIndex: index,
-        shadowedBySeq: by === -1 ? null : timeline.seqOf(by),
-        shadowedAtIndex: by === -1 ? null : timeline.indexOf(by),
-      }
-    }
     const replacementNo = this.replacementByIndex.get(index)
-    const r = replacementNo === undefined ? undefined : this.replacementInfos[replacementNo]
-    const replace = r === undefined ? null : { start: r.start, end: r.end, kind: r.kind, shadowedCount: r.shadowedSeqs.length }
-    const common = {
-      ...base,
-      type,
-      kind,
-      surface,
-      replace,
-      derives: node !== -1 && log.nodeDerives(node) === DeriveOutcome.Message,
-      deriveError: node === -1 ? null : (log.nodeDeriveError(node) ?? null),
-    }
-    const role = ROLE_OF[type] ?? null
-    if (role !== null) {
-      let message: unknown
-      try {
-        message = deriveEventMessage(event)
-      } catch {
-        message = type === 'assistant/message' && isRecord(event.data) ? event.data : undefined
-      }
-      // An empty max-tokens assistant message derives nothing; preview its data's own content then.
-      if (message === null && isRecord(event.data)) message = event.data['message']
-      const preview = previewMessage(message)
-      return { ...common, role, ...preview }
-    }
-    if (kind === 'chunk-run') return { ...common, role: null, ...this.chunkPreview(index, span) }
-    return { ...common, role: null, text: describeLogOnly(event as LogEvent), reasoning: '', toolCalls: [], truncated: false }
-  }
-
-  private chunkPreview(index: number, span: number): { text: string; reasoning: string; toolCalls: []; truncated: boolean } {
-    let text = ''
-    const members = Math.min(span, CHUNK_PREVIEW_MEMBERS)
-    for (let k = 0; k < members && text.length < PREVIEW_MAX_CHARS; k++) text += chunkText(this.log.event(index + k))
-    const truncated = text.length > PREVIEW_MAX_CHARS || members < span
-    return { text: text.slice(0, PREVIEW_MAX_CHARS), reasoning: '', toolCalls: [], truncated }
+    const replacement = replacementNo === undefined ? undefined : this.replacementInfos[replacementNo]
+    return summarizeEvent(this.log, index, span, this.nodeOf(index), replacement)
   }
 }
