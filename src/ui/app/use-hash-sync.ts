@@ -45,12 +45,17 @@ export function useHashSync(): void {
     let applying = false
     let firstLoad = true
     let writeTimer: ReturnType<typeof setTimeout> | undefined
+    // The hash as we last left it: anything else in the URL was put there by someone else (a pasted link, a test)
+    // and is applied, never overwritten, even when its `hashchange` has not been dispatched yet.
+    let ours = window.location.hash
     const writeNow = (): void => {
       writeTimer = undefined
       const s = store.getState()
       if (applying || appliedFor !== s.loadGeneration) return
+      if (window.location.hash !== ours) return apply()
       const hash = currentHash(store)
       if (hash !== '' && hash !== window.location.hash) history.replaceState(null, '', hash)
+      ours = window.location.hash
     }
     // Chrome throttles replaceState floods (and each call costs), so a drag writes the hash once per settle.
     const write = (): void => {
@@ -58,6 +63,7 @@ export function useHashSync(): void {
     }
     const apply = (): void => {
       const generation = store.getState().loadGeneration
+      ours = window.location.hash
       applying = true
       void applyHash(store).finally(() => {
         applying = false
@@ -75,7 +81,7 @@ export function useHashSync(): void {
       write()
     })
     const onHashChange = (): void => {
-      if (window.location.hash !== currentHash(store)) apply()
+      if (window.location.hash !== ours && window.location.hash !== currentHash(store)) apply()
     }
     window.addEventListener('hashchange', onHashChange)
     return () => {
