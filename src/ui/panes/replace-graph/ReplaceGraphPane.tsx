@@ -81,7 +81,7 @@ export function ReplaceGraphPane() {
           aria-label="Replace operations"
         >
           <Background />
-          <Controls showInteractive={false} />
+          <Controls showInteractive={false} position="top-left" orientation="horizontal" />
           <FitOnChange nodes={nodes} />
         </ReactFlow>
       </div>
@@ -100,7 +100,7 @@ function FitOnChange({ nodes }: { nodes: readonly ReplaceFlowNode[] }) {
   const height = useStore((s) => s.height)
   useEffect(() => {
     if (nodes.length === 0 || width === 0 || height === 0) return
-    const frame = requestAnimationFrame(() => void flow.fitBounds(graphBounds(nodes), { padding: 0.1 }))
+    const frame = requestAnimationFrame(() => void flow.fitBounds(graphBounds(nodes), { padding: 0.15 }))
     return () => cancelAnimationFrame(frame)
   }, [flow, nodes, width, height])
   return null
