@@ -20,7 +20,7 @@ export { deriveEventMessage, DeriveOutcome } from './fold/derive-message.ts'
 export { LegacyUpgrader, unsupportedLegacyEvent } from './load/legacy-upgrade.ts'
 export { loadDefect, envelopeDefect, messageShapeDefect } from './load/load-rules.ts'
 export { KNOWN_SESSION_EVENT_TYPES } from './load/known-event-types.ts'
-export { RowKind, rowKindOf } from './projection/transcript-rows.ts'
+export { RowKind, RowList, rowKindOf } from './projection/transcript-rows.ts'
 export {
   CompactionIndex,
   type CompactionGroup,
@@ -29,4 +29,4 @@ export {
 } from './projection/compaction-links.ts'
 export { TurnStructure, type TurnSpan, type StepSpan } from './projection/turn-structure.ts'
 export { RepairTracker, type WouldSynthesize } from './projection/repair-closers.ts'
-export { LensLog, RowList, type LensLogOptions } from './session/lens-log.ts'
+export { LensLog, type LensLogOptions } from './session/lens-log.ts'

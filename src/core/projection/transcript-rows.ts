@@ -4,6 +4,7 @@
  * Streaming chunks are never one row each: a run of them is one collapsible row.
  */
 
+import { Int32Vector } from '../model/growable-array.ts'
 import { isRecord, type LogEvent } from '../model/log-event.ts'
 
 export const enum RowKind {
@@ -27,4 +28,35 @@ export function rowKindOf(event: LogEvent): RowKind {
     if (isRecord(event.surfaceOp)) return RowKind.Replacement
   }
   return RowKind.LogOnly
+}
+
+/** A transcript row list: event index where each row starts, its kind, and how many events it spans. */
+export class RowList {
+  readonly index = new Int32Vector(256)
+  readonly kind = new Int32Vector(256)
+  readonly span = new Int32Vector(256)
+
+  get length(): number {
+    return this.index.length
+  }
+
+  add(index: number, kind: RowKind): void {
+    this.index.push(index)
+    this.kind.push(kind)
+    this.span.push(1)
+  }
+
+  /** Grow the last row when it is a chunk run ending right before `index`. */
+  extendChunkRun(index: number, size: number): boolean {
+    const last = this.length - 1
+    if (last < 0 || this.kind.get(last) !== RowKind.ChunkRun) return false
+    if (this.index.get(last) + this.span.get(last) !== index) return false
+    this.span.set(last, this.span.get(last) + size)
+    return true
+  }
+
+  /** Rows that start at or before event `index`. */
+  countAt(index: number): number {
+    return this.index.countAtMost(index)
+  }
 }

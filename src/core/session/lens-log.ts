@@ -1,19 +1,13 @@
 /**
  * One session log, decoded, checked and folded as it streams in: the model that
- * the worker, the CLI, the companion server and the tests share.
- *
- * Storage is per record, not per event, and holds no parsed objects: every line
- * is parsed once on the way in (to check and fold it), then only its place in
- * the decoded text is kept (a few large strings plus typed arrays). An event is
- * parsed again when something asks for it, behind a small cache. Parsed objects
- * kept for a 1.3M-event log would cost several times the text in heap, and
- * promoting them through the young generation costs more than parsing did.
- * A packed chunk row stands for its whole seq range; a member becomes an event
- * object only when asked for. Events are addressed by *index*, their position in
- * the decoded list; for a valid log index === seq.
+ * the worker, the CLI, the companion server and the tests share. Records are
+ * kept as text positions (RecordStore) and parsed again on demand. A packed chunk
+ * row stands for its whole seq range; a member becomes an event object only when
+ * asked for. Events are addressed by *index*, their position in the decoded list;
+ * for a valid log index === seq.
  */
 
-import { SessionDecoder, type DecodedRecord, type DecoderProgress, type RecordText } from '../decode/session-decoder.ts'
+import { SessionDecoder, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
 import { expandPackedMember } from '../decode/packed-rows.ts'
 import type { ContentChecksum } from '../decode/zstd-container.ts'
 import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
@@ -25,9 +19,10 @@ import type { Diagnostic } from '../model/diagnostic.ts'
 import { Int32Vector } from '../model/growable-array.ts'
 import { isRecord, type LogEncoding, type LogEvent, type PackedRow, type SessionHeader } from '../model/log-event.ts'
 import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
-import { RowKind, rowKindOf } from '../projection/transcript-rows.ts'
+import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
+import { RecordStore } from './record-store.ts'
 
 export interface LensLogOptions {
   /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
@@ -51,40 +46,6 @@ const MAYBE_LEGACY = new Set<unknown>([
   'mode/set',
   'request/header',
 ])
-
-/** Parsed records recently asked for; rows are asked member by member, so this is what makes that cheap. */
-const RECORD_CACHE_SIZE = 256
-
-/** A transcript row list: event index where each row starts, its kind, and how many events it spans. */
-export class RowList {
-  readonly index = new Int32Vector(256)
-  readonly kind = new Int32Vector(256)
-  readonly span = new Int32Vector(256)
-
-  get length(): number {
-    return this.index.length
-  }
-
-  add(index: number, kind: RowKind): void {
-    this.index.push(index)
-    this.kind.push(kind)
-    this.span.push(1)
-  }
-
-  /** Grow the last row when it is a chunk run ending right before `index`. */
-  extendChunkRun(index: number, size: number): boolean {
-    const last = this.length - 1
-    if (last < 0 || this.kind.get(last) !== RowKind.ChunkRun) return false
-    if (this.index.get(last) + this.span.get(last) !== index) return false
-    this.span.set(last, this.span.get(last) + size)
-    return true
-  }
-
-  /** Rows that start at or before event `index`. */
-  countAt(index: number): number {
-    return this.index.countAtMost(index)
-  }
-}
 
 /** A tool result with everything check 18 ignores removed (blocks after the first, the first's payload). */
 function rewriteBase(event: LogEvent): LogEvent | undefined {
@@ -129,15 +90,7 @@ export class LensLog {
   readonly repair = new RepairTracker()
 
   private readonly decoder: SessionDecoder
-  private readonly blocks: string[] = []
-  private readonly recordBlock = new Int32Vector(1024)
-  private readonly recordStart = new Int32Vector(1024)
-  private readonly recordEnd = new Int32Vector(1024)
-  /** 1 when the record is a packed row. */
-  private readonly recordIsRow = new Int32Vector(1024)
-  private readonly recordFirstIndex = new Int32Vector(1024)
-  private readonly recordLine = new Int32Vector(1024)
-  private readonly recordCache = new Map<number, unknown>()
+  private readonly records = new RecordStore()
   /** Records the reader upgrades from a legacy shape: record index -> the upgraded event. */
   private readonly upgraded = new Map<number, LogEvent>()
   private readonly nodeDerive = new Int32Vector(256)
@@ -214,49 +167,49 @@ export class LensLog {
 
   /** The event at `index` as the harness reads it (legacy shapes upgraded). */
   event(index: number): LogEvent | undefined {
-    const record = this.recordOf(index)
+    const record = this.records.recordOf(index)
     if (record < 0 || index >= this.eventCount) return undefined
-    if (this.recordIsRow.get(record) === 1) {
-      return expandPackedMember(this.parsed(record) as PackedRow, index - this.recordFirstIndex.get(record))
+    if (this.records.isRow(record)) {
+      return expandPackedMember(this.records.parsed(record) as PackedRow, index - this.records.firstIndexOf(record))
     }
-    return this.upgraded.get(record) ?? (this.parsed(record) as LogEvent)
+    return this.upgraded.get(record) ?? (this.records.parsed(record) as LogEvent)
   }
 
   /** The event at `index` exactly as it is on disk (before any legacy upgrade). */
   rawEvent(index: number): LogEvent | undefined {
-    const record = this.recordOf(index)
+    const record = this.records.recordOf(index)
     if (record < 0 || index >= this.eventCount) return undefined
-    return this.recordIsRow.get(record) === 1 ? this.event(index) : (this.parsed(record) as LogEvent)
+    return this.records.isRow(record) ? this.event(index) : (this.records.parsed(record) as LogEvent)
   }
 
   /** The record's line exactly as decoded from the file. */
   rawLine(index: number): string | undefined {
-    const record = this.recordOf(index)
+    const record = this.records.recordOf(index)
     if (record < 0 || index >= this.eventCount) return undefined
-    return (this.blocks[this.recordBlock.get(record)] as string).slice(this.recordStart.get(record), this.recordEnd.get(record))
+    return this.records.text(record)
   }
 
   /** Whether the harness's reader upgrades the event at `index` from a legacy shape. */
   isUpgraded(index: number): boolean {
-    return this.upgraded.has(this.recordOf(index))
+    return this.upgraded.has(this.records.recordOf(index))
   }
 
   /** Physical line (1-based, header is line 1) holding event `index`. */
   lineOf(index: number): number {
-    return this.recordLine.get(this.recordOf(index))
+    return this.records.lineOf(this.records.recordOf(index))
   }
 
   /** Seq of event `index` as decoded (any JSON value for a malformed event). */
   seqOf(index: number): unknown {
-    const record = this.recordOf(index)
-    if (this.recordIsRow.get(record) === 1)
-      return (this.parsed(record) as PackedRow).seq0 + (index - this.recordFirstIndex.get(record))
+    const record = this.records.recordOf(index)
+    if (this.records.isRow(record))
+      return (this.records.parsed(record) as PackedRow).seq0 + (index - this.records.firstIndexOf(record))
     return (this.event(index) as { seq?: unknown } | null | undefined)?.seq
   }
 
   /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */
   isPacked(index: number): boolean {
-    return this.recordIsRow.get(this.recordOf(index)) === 1
+    return this.records.isRow(this.records.recordOf(index))
   }
 
   /** Events the strict (harness) fold accepted: all before the first violation. */
@@ -300,12 +253,7 @@ export class LensLog {
   get indexBytes(): number {
     return (
       this.fold.timeline.byteLength +
-      this.recordFirstIndex.byteLength +
-      this.recordLine.byteLength +
-      this.recordBlock.byteLength +
-      this.recordStart.byteLength +
-      this.recordEnd.byteLength +
-      this.recordIsRow.byteLength +
+      this.records.byteLength +
       this.nodeDerive.byteLength +
       3 * (this.allRows.index.byteLength + this.messageRows.index.byteLength)
     )
@@ -313,40 +261,7 @@ export class LensLog {
 
   /** Characters of decoded text held (two bytes each at worst). */
   get textChars(): number {
-    return this.blocks.reduce((n, b) => n + b.length, 0)
-  }
-
-  private recordOf(index: number): number {
-    return this.recordFirstIndex.countAtMost(index) - 1
-  }
-
-  /** The parsed record, from the cache or parsed again from its text. */
-  private parsed(record: number): unknown {
-    const cache = this.recordCache
-    const hit = cache.get(record)
-    if (hit !== undefined) {
-      cache.delete(record)
-      cache.set(record, hit)
-      return hit
-    }
-    const text = (this.blocks[this.recordBlock.get(record)] as string).slice(
-      this.recordStart.get(record),
-      this.recordEnd.get(record),
-    )
-    const value: unknown = JSON.parse(text)
-    if (cache.size >= RECORD_CACHE_SIZE) cache.delete(cache.keys().next().value as number)
-    cache.set(record, value)
-    return value
-  }
-
-  private addRecord(text: RecordText, index: number, line: number, isRow: boolean): number {
-    if (this.blocks.at(-1) !== text.source) this.blocks.push(text.source)
-    this.recordBlock.push(this.blocks.length - 1)
-    this.recordStart.push(text.start)
-    this.recordEnd.push(text.end)
-    this.recordIsRow.push(isRow ? 1 : 0)
-    this.recordLine.push(line)
-    return this.recordFirstIndex.push(index)
+    return this.records.textChars
   }
 
   private count(type: string, n: number): void {
@@ -355,7 +270,7 @@ export class LensLog {
 
   private ingest(record: DecodedRecord): void {
     const index = this.eventCount
-    const recordIndex = this.addRecord(record.text, index, record.line, record.kind === 'row')
+    const recordIndex = this.records.add(record.text, index, record.line, record.kind === 'row')
     if (record.kind === 'row') {
       this.eventCount += record.size
       this.count('assistant/chunk', record.size)
@@ -438,7 +353,7 @@ export class LensLog {
       this.diagnostics.push({
         severity: 'error',
         code: 'fold-violation',
-        line: this.recordOf(v.index) >= 0 ? this.lineOf(v.index) : line,
+        line: this.records.recordOf(v.index) >= 0 ? this.lineOf(v.index) : line,
         seq: typeof v.seq === 'number' ? v.seq : null,
         index: v.index,
         message: v.message,
