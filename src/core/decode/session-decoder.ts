@@ -13,6 +13,7 @@ import { SCANNER, ZSTD, HEADER } from '../model/harness-messages.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
 import type { LogEncoding, LogEvent, PackedRow, SessionHeader } from '../model/log-event.ts'
 import { LineSplitter, type SplitLine } from './line-splitter.ts'
+import { ScannerVerdict } from './scanner-verdict.ts'
 import { isPackedRowTag, packedRowSize, validatePackedRow } from './packed-rows.ts'
 import { judgeHeaderLine } from './session-header.ts'
 import { ZstdContainer, hasZstdMagic, type ContentChecksum } from './zstd-container.ts'
@@ -79,21 +80,14 @@ export class SessionDecoder {
   private headerSeen = false
   private bomChecked = false
   private finished = false
-  // Replay of the harness's SessionLogScanner verdict.
-  private scannerEvents = 0
-  private scannerIssue: { message: string; line: number } | undefined
-  private scannerRejected = false
-  private eventsAfterIssue = 0
-  // zstd strictness: which frame the splitter is in, and whether it is a complete one.
-  private inCompleteFrame = true
-  private frameIndexOfLine = 0
-  private zstdRejected = false
+  private readonly scanner: ScannerVerdict
 
   constructor(
     private readonly sink: DecoderSink,
     private readonly options: DecoderOptions = {},
   ) {
     this.splitter = new LineSplitter((line) => this.onLine(line))
+    this.scanner = new ScannerVerdict((d) => this.sink.diagnostic(d))
   }
 
   get progress(): DecoderProgress {
@@ -140,21 +134,12 @@ export class SessionDecoder {
       this.emit('error', 'header-missing', 1, null, this.encoding === 'zstd' ? ZSTD.empty : HEADER.missing)
       this.sink.header(null, 1)
     }
-    if (this.scannerIssue !== undefined && !this.scannerRejected) {
-      this.emit(
-        'warning',
-        'torn-tail',
-        this.scannerIssue.line,
-        null,
-        this.scannerIssue.message,
-        undefined,
-        `no later record is a turn/end, so the harness keeps the ${this.scannerEvents} events before line ${this.scannerIssue.line} and drops ${this.eventsAfterIssue} after it as a torn tail`,
-      )
-    }
+    this.scanner.finish()
   }
 
   private begin(encoding: LogEncoding): void {
     this.encoding = encoding
+    this.scanner.zstd = encoding === 'zstd'
     if (encoding === 'zstd') {
       this.zstd = new ZstdContainer(
         {
@@ -173,8 +158,8 @@ export class SessionDecoder {
   }
 
   private onFrame(plaintext: Uint8Array, index: number, complete: boolean): void {
-    this.frameIndexOfLine = index
-    this.inCompleteFrame = complete
+    this.scanner.frameIndex = index
+    this.scanner.inCompleteFrame = complete
     if (complete && index === 0) {
       const nl = plaintext.indexOf(0x0a)
       if (nl !== plaintext.length - 1) this.emit('error', 'zstd-header-frame', 1, null, ZSTD.headerFrame)
@@ -273,7 +258,7 @@ export class SessionDecoder {
           `JSON.parse: ${detail}`,
         )
       }
-      this.scannerIssueAt(SCANNER.unparsable(bodyLine), line.line, false)
+      this.scanner.unparsable(line.line)
       return
     }
     if (typeof value === 'object' && value !== null && isPackedRowTag((value as { type?: unknown }).type)) {
@@ -291,13 +276,13 @@ export class SessionDecoder {
           (error as Error).message,
           line.offset,
         )
-        this.scannerIssueAt(SCANNER.unparsable(bodyLine), line.line, false)
+        this.scanner.unparsable(line.line)
         return
       }
       const size = packedRowSize(row)
       this.records++
       this.packedRows++
-      this.scannerAccept(row.seq0, size, false, line)
+      this.scanner.accept(row.seq0, size, false, line.line, line.offset)
       this.sink.record({ kind: 'row', row, size, line: line.line, offset: line.offset, text: line })
       return
     }
@@ -313,64 +298,8 @@ export class SessionDecoder {
     }
     const event = (value ?? {}) as LogEvent
     this.records++
-    this.scannerAccept(event.seq, 1, event.type === 'turn/end', line)
+    this.scanner.accept(event.seq, 1, event.type === 'turn/end', line.line, line.offset)
     this.sink.record({ kind: 'event', event: value as LogEvent, line: line.line, offset: line.offset, text: line })
-  }
-
-  /** The scanner's per-line contiguity check: each decoded event's seq is the count so far. */
-  private scannerAccept(firstSeq: unknown, size: number, isTurnEnd: boolean, line: SplitLine): void {
-    if (this.scannerIssue !== undefined) {
-      this.eventsAfterIssue += size
-      if (isTurnEnd) this.reject(line.line)
-      return
-    }
-    if (firstSeq !== this.scannerEvents) {
-      this.scannerIssueAt(SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq), line.line, isTurnEnd)
-      this.emit(
-        'error',
-        'seq-gap',
-        line.line,
-        typeof firstSeq === 'number' ? firstSeq : null,
-        SCANNER.seqGap(line.line - 1, this.scannerEvents, firstSeq),
-        line.offset,
-      )
-      this.eventsAfterIssue += size
-      return
-    }
-    this.scannerEvents += size
-  }
-
-  private scannerIssueAt(message: string, line: number, isTurnEnd: boolean): void {
-    if (this.encoding === 'zstd' && this.inCompleteFrame && !this.zstdRejected) {
-      // Reference 1.6 step 4: an issue inside a complete frame is never a torn tail.
-      this.zstdRejected = true
-      this.emit(
-        'error',
-        'scanner-rejects',
-        line,
-        null,
-        ZSTD.tornRecord,
-        undefined,
-        `frame ${this.frameIndexOfLine} is complete, so its defect cannot be a torn tail: ${message}`,
-      )
-    }
-    if (this.scannerIssue !== undefined) return
-    this.scannerIssue = { message, line }
-    if (isTurnEnd) this.reject(line)
-  }
-
-  private reject(line: number): void {
-    if (this.scannerRejected || this.scannerIssue === undefined) return
-    this.scannerRejected = true
-    this.emit(
-      'error',
-      'scanner-rejects',
-      this.scannerIssue.line,
-      null,
-      this.scannerIssue.message,
-      undefined,
-      `a turn/end follows at line ${line}, so the harness refuses the log instead of dropping the rest as a torn tail`,
-    )
   }
 
   private emit(
