@@ -52,6 +52,13 @@ class ByteQueue {
 
   /** Bytes [from, to) as one array; drops everything before `to`. */
   take(from: number, to: number): Uint8Array {
+    const first = this.chunks[0]
+    if (first !== undefined && from >= this.start && to <= this.start + first.length) {
+      // The usual case with large reads: the frame lies in one chunk, so a view will do.
+      const view = first.subarray(from - this.start, to - this.start)
+      this.drop(to)
+      return view
+    }
     const out = new Uint8Array(to - from)
     let at = this.start
     let written = 0
