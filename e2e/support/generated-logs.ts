@@ -120,3 +120,28 @@ export function longLog(count: number): string {
   for (let i = 0; i < count; i++) b.user(`message number ${i}`)
   return b.toJsonl()
 }
+
+/** `count` tool results, each pruned right after it arrived: a log with many replacements for the graph. */
+export function manyPrunesLog(count: number): string {
+  const b = new LogBuilder()
+  b.add('turn/start', { turn: 1 })
+  b.user('Run the tools.')
+  for (let step = 1; step <= count; step++) {
+    const callId = `c${step}`
+    b.add('step/start', { turn: 1, step })
+    const call = b.assistant(1, step, [{ type: 'tool-call', id: callId, name: 'bash', arguments: '{"command":"ls"}' }])
+    b.add('tool/call', { turn: 1, step, callId, name: 'bash', arguments: '{"command":"ls"}' })
+    const result = b.add('tool/result', b.toolResultData(1, step, callId, `output ${step} `.repeat(20)), {
+      surfaceOp: 'append',
+      sourceEventSeqs: [call],
+    })
+    b.add('compaction/prune', { shadowedRange: { start: result, end: result }, shadowedSeqs: [result], shadowedTokenCount: 50 })
+    b.add('tool/result', b.toolResultData(1, step, callId, '[pruned]'), {
+      surfaceOp: { op: 'replace', start: result, end: result },
+      sourceEventSeqs: [result],
+    })
+    b.add('step/end', { turn: 1, step })
+  }
+  b.add('turn/end', { turn: 1, reason: { kind: 'completed' } })
+  return b.toJsonl()
+}

@@ -8,6 +8,7 @@
 
 import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
 import { KIND_NAMES, clip, summarizeEvent } from './event-summary.ts'
+import { EMPTY_LAYOUT, extendLayout, layoutReplacements, type ReplaceLayout } from './replace-layout.ts'
 import {
   DIAGNOSTICS_MAX,
   RAW_JSON_MAX_CHARS,
@@ -25,6 +26,9 @@ import {
 export const READ_SLICE_BYTES = 2 * 1024 * 1024
 /** Counterpart lists for huge compactions are capped; the inspector says how many there are. */
 const COUNTERPARTS_MAX = 2000
+/** While a live log grows, the full graph layout is redone at most this often; in between, appended
+ * replacements are placed cheaply (`extendLayout`). */
+const FULL_LAYOUT_INTERVAL_MS = 1000
 
 /**
  * Let queued messages (a cancel, cursor queries) run between slices. `Blob.arrayBuffer()` may resolve without a
@@ -52,6 +56,9 @@ export class LensSession {
   private readonly replacementBySeq = new Map<number, number>()
   private readonly replacementByIndex = new Map<number, number>()
   private seqIsIndexUntil = 0
+  private layout: ReplaceLayout = EMPTY_LAYOUT
+  private layoutIsFull = true
+  private fullLayoutAt = 0
 
   private constructor(private readonly checksum: ContentChecksum) {
     this.log = new LensLog({ checksum })
@@ -79,6 +86,9 @@ export class LensSession {
     this.replacementBySeq.clear()
     this.replacementByIndex.clear()
     this.seqIsIndexUntil = 0
+    this.layout = EMPTY_LAYOUT
+    this.layoutIsFull = true
+    this.fullLayoutAt = 0
   }
 
   push(bytes: Uint8Array): void {
@@ -142,6 +152,7 @@ export class LensSession {
       diagnosticCount: log.diagnostics.length,
       firstViolation: first === undefined ? null : { index: first.index, seq: first.seq, message: first.message },
       replacements: this.replacementInfos.slice(),
+      replaceLayout: this.replaceLayout(),
       turnIndices: log.turnStarts.toArray(),
       surfaceChangeIndices,
       diagnosticIndices: Int32Array.from(diagnosticIndices),
@@ -299,6 +310,23 @@ export class LensSession {
       if (log.seqOf(this.seqIsIndexUntil) !== this.seqIsIndexUntil) return false
     }
     return true
+  }
+
+  /** The graph layout for every replacement so far: redone only when replacements were added (or at the end). */
+  private replaceLayout(): ReplaceLayout {
+    const infos = this.replacementInfos
+    const stale = infos.length !== this.layout.count || (this.final && !this.layoutIsFull)
+    if (!stale) return this.layout
+    const now = Date.now()
+    if (this.final || now - this.fullLayoutAt >= FULL_LAYOUT_INTERVAL_MS) {
+      this.layout = layoutReplacements(infos)
+      this.layoutIsFull = true
+      this.fullLayoutAt = now
+    } else {
+      this.layout = extendLayout(this.layout, infos)
+      this.layoutIsFull = false
+    }
+    return this.layout
   }
 
   /** Mirror new core replacements (with their links) into protocol objects, once each. */

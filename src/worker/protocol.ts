@@ -8,9 +8,10 @@
  */
 
 import type { Diagnostic, LogEncoding, ReplacementKind, SessionHeader } from '../core/index.ts'
+import type { ReplaceLayout } from './replace-layout.ts'
 
 /** Bumped whenever a message shape changes; both sides refuse a mismatch. */
-export const PROTOCOL_VERSION = 1
+export const PROTOCOL_VERSION = 2
 
 /** Longest text preview a row summary carries (characters); the inspector has the full JSON. */
 export const PREVIEW_MAX_CHARS = 4096
@@ -62,6 +63,8 @@ export interface LogSummary {
   /** The harness's first fold violation, when it would reject the log. */
   readonly firstViolation: { readonly index: number; readonly seq: unknown; readonly message: string } | null
   readonly replacements: readonly ReplacementInfo[]
+  /** Graph positions for every replacement, laid out in the worker (the main thread never runs dagre). */
+  readonly replaceLayout: ReplaceLayout
   /** Event indices of turn starts, surface changes (node entries) and diagnostics, each sorted. */
   readonly turnIndices: Int32Array
   readonly surfaceChangeIndices: Int32Array

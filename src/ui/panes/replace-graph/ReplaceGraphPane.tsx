@@ -4,16 +4,11 @@ import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouse
 import { useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
-import { useThrottledValue } from '../../shared/use-throttled-value.ts'
+import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
-/** Above this many replacements only the latest are drawn (the count in the header stays exact): dagre's layout
- * grows superlinearly, and 250 nodes still lay out within a frame or two. */
-const GRAPH_REPLACEMENTS_MAX = 250
-/** While the cursor is dragged across many replaces, re-layout at most this often (the last position always wins). */
-const GRAPH_REFRESH_MS = 200
 
 export function ReplaceGraphPane() {
   const store = useLensStoreApi()
@@ -22,14 +17,17 @@ export function ReplaceGraphPane() {
   const selected = useLensStore(selectSelected)
   const theme = useLensStore(selectTheme)
   const count = snapshot?.replacementCount ?? 0
-  const drawnCount = useThrottledValue(count, GRAPH_REFRESH_MS)
-  const all = summary?.replacements
-  const { nodes, edges } = useMemo(() => {
-    const upTo = all?.slice(Math.max(0, drawnCount - GRAPH_REPLACEMENTS_MAX), drawnCount) ?? []
-    return toFlowElements(upTo)
-  }, [all, drawnCount])
+  // Built once per layout the worker sends; a cursor move only picks a prefix, so node objects keep their
+  // identity and React Flow mounts or unmounts just the nodes that crossed the cursor.
+  const all = useMemo(
+    () => toFlowElements(summary?.replacements ?? [], summary?.replaceLayout ?? EMPTY_LAYOUT),
+    [summary?.replacements, summary?.replaceLayout],
+  )
+  const drawn = Math.min(count, all.nodeEnd.length - 1)
+  const nodes = useMemo(() => all.nodes.slice(0, all.nodeEnd[drawn]), [all, drawn])
+  const edges = useMemo(() => all.edges.slice(0, all.edgeEnd[drawn]), [all, drawn])
   const shown = useMemo(
-    () => nodes.map((n) => (n.type === 'replace' ? { ...n, selected: n.data.replacement.index === selected } : n)),
+    () => nodes.map((n) => (n.type === 'replace' && n.data.replacement.index === selected ? { ...n, selected: true } : n)),
     [nodes, selected],
   )
 
@@ -60,7 +58,9 @@ export function ReplaceGraphPane() {
       <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
         <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Replace graph</h2>
         <span className="text-xs text-muted tabular-nums">{count}</span>
-        {count > GRAPH_REPLACEMENTS_MAX ? <span className="text-xs text-warn">latest {GRAPH_REPLACEMENTS_MAX} drawn</span> : null}
+        {summary?.replaceLayout.leavesCollapsed === true ? (
+          <span className="text-xs text-muted">shadowed seqs counted on each node</span>
+        ) : null}
       </header>
       <div className="relative min-h-0 flex-1">
         {count === 0 ? (

@@ -1,11 +1,13 @@
 /** Graph nodes: a replacement (kind, compaction id, shadowed counts) and a leaf of plain shadowed seqs. */
 
+import { memo } from 'react'
 import { Handle, Position, type NodeProps, type Node } from '@xyflow/react'
 import type { LeafNodeData, ReplaceNodeData } from './to-flow-elements.ts'
 
 const KIND_LABEL = { summary: 'compaction summary', prune: 'pruned tool result', other: 'replace' } as const
 
-export function ReplaceNode({ data, selected }: NodeProps<Node<ReplaceNodeData, 'replace'>>) {
+/** Memoized: every replacement up to the cursor is mounted, so a re-render must skip the unchanged ones. */
+export const ReplaceNode = memo(function ReplaceNode({ data, selected }: NodeProps<Node<ReplaceNodeData, 'replace'>>) {
   const r = data.replacement
   return (
     <div
@@ -28,13 +30,13 @@ export function ReplaceNode({ data, selected }: NodeProps<Node<ReplaceNodeData, 
       <Handle type="source" position={Position.Bottom} />
     </div>
   )
-}
+})
 
-export function LeafNode({ data }: NodeProps<Node<LeafNodeData, 'leaf'>>) {
+export const LeafNode = memo(function LeafNode({ data }: NodeProps<Node<LeafNodeData, 'leaf'>>) {
   return (
     <div className="flex h-full w-full items-center justify-center rounded border border-line bg-raised font-mono text-xs text-muted">
       <Handle type="target" position={Position.Top} />
       {data.label}
     </div>
   )
-}
+})

@@ -1,17 +1,14 @@
 /**
- * Pure: replace operations up to the cursor -> React Flow nodes and edges, laid out by dagre. Each replacement
- * links to what it shadowed; a shadowed replacement (a compaction that swallowed an earlier summary) is linked
- * as a node, so nesting reads as a DAG. Plain shadowed seqs are leaves, grouped when there are many.
+ * Pure: the worker's replace-graph layout -> React Flow nodes and edges for the whole log, ordered so that the
+ * graph up to any cursor is a prefix of each array (no layout on the main thread, no relayout on cursor moves).
+ * Each replacement links to what it shadowed: nested replacements as nodes (a DAG), plain seqs as leaves.
  */
 
-import * as dagre from '@dagrejs/dagre'
 import type { Edge, Node } from '@xyflow/react'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
+import { LEAF_NODE_SIZE, REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../../../worker/replace-layout.ts'
 
-export const REPLACE_NODE_SIZE = { width: 190, height: 66 } as const
-export const LEAF_NODE_SIZE = { width: 110, height: 30 } as const
-/** Up to this many plain shadowed seqs get a node each; more are drawn as one range node. */
-export const LEAF_NODES_MAX = 4
+export { replaceNodeId } from '../../../worker/replace-layout.ts'
 
 export interface ReplaceNodeData extends Record<string, unknown> {
   readonly replacement: ReplacementInfo
@@ -25,55 +22,57 @@ export interface LeafNodeData extends Record<string, unknown> {
 
 export type ReplaceFlowNode = Node<ReplaceNodeData, 'replace'> | Node<LeafNodeData, 'leaf'>
 
-export function replaceNodeId(seq: number): string {
-  return `r${seq}`
+/** Every element of the log's graph; the first k replacements own `nodes[0, nodeEnd[k])` and `edges[0, edgeEnd[k])`. */
+export interface FlowElements {
+  readonly nodes: readonly ReplaceFlowNode[]
+  readonly edges: readonly Edge[]
+  readonly nodeEnd: Int32Array
+  readonly edgeEnd: Int32Array
 }
 
 /**
- * @param replacements the prefix of the log's replacements folded at or before the cursor, in event order.
+ * @param replacements every replacement of the log, in event order
+ * @param layout the worker's positions for (at least a prefix of) them; replacements beyond it are left out
  */
-export function toFlowElements(replacements: readonly ReplacementInfo[]): { nodes: ReplaceFlowNode[]; edges: Edge[] } {
+export function toFlowElements(replacements: readonly ReplacementInfo[], layout: ReplaceLayout): FlowElements {
+  const count = Math.min(replacements.length, layout.count)
   const nodes: ReplaceFlowNode[] = []
   const edges: Edge[] = []
-  const known = new Set(replacements.map((r) => r.seq))
-  for (const r of replacements) {
+  const nodeEnd = new Int32Array(count + 1)
+  const edgeEnd = new Int32Array(count + 1)
+  let leaf = 0
+  for (let k = 0; k < count; k++) {
+    const r = replacements[k] as ReplacementInfo
     const id = replaceNodeId(r.seq)
-    const nested = r.shadowedSeqs.filter((s) => known.has(s))
-    const plain = r.shadowedSeqs.filter((s) => !known.has(s))
+    let nestedCount = 0
+    r.shadowedSeqs.forEach((s, i) => {
+      if (r.shadowedIsReplacement[i] !== true) return
+      nestedCount++
+      edges.push({ id: `${id}-${replaceNodeId(s)}`, source: id, target: replaceNodeId(s) })
+    })
     nodes.push({
       id,
       type: 'replace',
-      position: { x: 0, y: 0 },
-      data: { replacement: r, nestedCount: nested.length },
+      position: { x: layout.x[k] as number, y: layout.y[k] as number },
+      data: { replacement: r, nestedCount },
       ...REPLACE_NODE_SIZE,
     })
-    for (const s of nested) edges.push({ id: `${id}-${replaceNodeId(s)}`, source: id, target: replaceNodeId(s) })
-    if (plain.length === 0) continue
-    const groups = plain.length <= LEAF_NODES_MAX ? plain.map((s) => [s]) : [plain]
-    for (const group of groups) {
-      const first = group[0] as number
-      const last = group[group.length - 1] as number
-      const leafId = `l${r.seq}-${first}`
-      const label = group.length === 1 ? `#${first}` : `#${first} … #${last} (${group.length})`
-      nodes.push({ id: leafId, type: 'leaf', position: { x: 0, y: 0 }, data: { label, seqs: group }, ...LEAF_NODE_SIZE })
-      edges.push({ id: `${id}-${leafId}`, source: id, target: leafId })
+    for (; leaf < layout.leaves.length && layout.leaves[leaf]?.owner === k; leaf++) {
+      const l = layout.leaves[leaf]
+      if (l === undefined) break
+      nodes.push({
+        id: l.id,
+        type: 'leaf',
+        position: { x: l.x, y: l.y },
+        data: { label: l.label, seqs: l.seqs },
+        ...LEAF_NODE_SIZE,
+      })
+      edges.push({ id: `${id}-${l.id}`, source: id, target: l.id })
     }
+    nodeEnd[k + 1] = nodes.length
+    edgeEnd[k + 1] = edges.length
   }
-  return { nodes: layout(nodes, edges), edges }
-}
-
-function layout(nodes: ReplaceFlowNode[], edges: Edge[]): ReplaceFlowNode[] {
-  const g = new dagre.graphlib.Graph()
-  g.setGraph({ rankdir: 'TB', nodesep: 16, ranksep: 40, marginx: 8, marginy: 8 })
-  g.setDefaultEdgeLabel(() => ({}))
-  for (const n of nodes) g.setNode(n.id, { width: n.width ?? 0, height: n.height ?? 0 })
-  for (const e of edges) g.setEdge(e.source, e.target)
-  dagre.layout(g)
-  return nodes.map((n) => {
-    const p = g.node(n.id)
-    // dagre gives centres; React Flow wants the top-left corner.
-    return { ...n, position: { x: p.x - (n.width ?? 0) / 2, y: p.y - (n.height ?? 0) / 2 } }
-  })
+  return { nodes, edges, nodeEnd, edgeEnd }
 }
 
 /** The box around laid-out nodes, in flow coordinates (for fitting the view). */
