@@ -3,12 +3,29 @@
  * keyboard navigation (↑/↓/PageUp/PageDown/Home/End) and `aria-activedescendant` pointing at the active option.
  */
 
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
 const VIRTUAL_OVERSCAN_ROWS = 8
 const PAGE_ROWS = 10
+
+/**
+ * Row heights come from the ResizeObserver entry only. TanStack's default also reads `getBoundingClientRect()`
+ * when a row mounts, which forces a synchronous layout per row: a drag that swaps the whole window each frame
+ * paid for ~30 forced layouts a frame. On mount we answer with the cached (or estimated) height instead; the
+ * observer reports the real one right after the browser's own layout.
+ */
+function measureFromObserver(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<HTMLDivElement, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box !== undefined) return Math.round(box.blockSize)
+  const index = instance.indexFromElement(element)
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+}
 
 export interface VirtualListProps {
   readonly count: number
@@ -40,6 +57,7 @@ export function VirtualList(props: VirtualListProps) {
     estimateSize: () => props.estimateSizePx,
     overscan: VIRTUAL_OVERSCAN_ROWS,
     getItemKey: itemKey,
+    measureElement: measureFromObserver,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index ?? 0
@@ -80,7 +98,7 @@ export function VirtualList(props: VirtualListProps) {
       tabIndex={0}
       aria-activedescendant={activeInRange ? `${props.idPrefix}-${activeIndex}` : undefined}
       onKeyDown={onKeyDown}
-      className="relative min-h-0 flex-1 overflow-auto"
+      className="relative min-h-0 flex-1 overflow-auto [contain:layout_paint]"
     >
       {count === 0 ? <p className="p-3 text-muted">{props.emptyText}</p> : null}
       <div style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
@@ -94,7 +112,7 @@ export function VirtualList(props: VirtualListProps) {
             data-seq={props.itemSeq(item.index)}
             ref={virtualizer.measureElement}
             onClick={() => onActivate(item.index)}
-            className={`absolute left-0 top-0 w-full cursor-pointer border-b border-line ${props.itemClassName(item.index)}`}
+            className={`absolute left-0 top-0 w-full cursor-pointer border-b border-line [contain:layout] ${props.itemClassName(item.index)}`}
             style={{ transform: `translateY(${item.start}px)` }}
           >
             {props.renderItem(item.index)}

@@ -7,6 +7,7 @@ import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../.
 import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
+import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 
@@ -23,7 +24,8 @@ export function ReplaceGraphPane() {
     () => toFlowElements(summary?.replacements ?? [], summary?.replaceLayout ?? EMPTY_LAYOUT),
     [summary?.replacements, summary?.replaceLayout],
   )
-  const drawn = Math.min(count, all.nodeEnd.length - 1)
+  // A jump across many replacements is mounted over a few frames (a bounded node budget each), never in one task.
+  const drawn = useGraphCatchUp(Math.min(count, all.nodeEnd.length - 1), all.nodeEnd)
   const nodes = useMemo(() => all.nodes.slice(0, all.nodeEnd[drawn]), [all, drawn])
   const edges = useMemo(() => all.edges.slice(0, all.edgeEnd[drawn]), [all, drawn])
   const shown = useMemo(
