@@ -47,6 +47,7 @@ describe.skipIf(!present)('LensSession on the real fixtures', () => {
       expected.replacements,
     )
     expect(state.replacementCount).toBe(expected.replacements?.length)
+    expect(summary.replaceLayout.count).toBe(summary.replacements.length)
     if (expected.deriveError === undefined) expect(state.messageCount).toBe(expected.messageCount)
   })
 
@@ -143,5 +144,32 @@ describe('LensSession without fixtures', () => {
     session.finish()
     expect(session.stateAt(0)).toMatchObject({ index: -1, messageRowCount: 0 })
     expect(session.summary().diagnosticCount).toBeGreaterThan(0)
+  })
+})
+
+describe('LensSession replace-graph layout', () => {
+  const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}\n'
+  const message = (seq: number, surfaceOp: unknown, extra: Record<string, unknown> = {}) =>
+    `${JSON.stringify({ type: 'user/message', seq, time: seq, data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `m${seq}` }], source: { kind: 'user' } }, surfaceOp, ...extra })}\n`
+  // Each odd seq replaces the even one before it.
+  const pair = (k: number) =>
+    message(2 * k, 'append') + message(2 * k + 1, { op: 'replace', start: 2 * k, end: 2 * k }, { sourceEventSeqs: [2 * k] })
+
+  it('lays out every replacement as the log grows, and once more in full at the end', async () => {
+    const session = await LensSession.create()
+    const encode = (text: string) => new TextEncoder().encode(text)
+    session.begin('live.jsonl', null)
+    session.push(encode(HEADER + pair(0) + pair(1)))
+    const early = session.summary()
+    expect(early.replacements.length).toBe(2)
+    expect(early.replaceLayout.count).toBe(2)
+    session.push(encode(pair(2) + pair(3)))
+    const grown = session.summary()
+    expect(grown.replaceLayout.count).toBe(4)
+    expect(session.summary().replaceLayout).toBe(grown.replaceLayout)
+    session.finish()
+    const final = session.summary().replaceLayout
+    expect(final.count).toBe(4)
+    expect(final.leaves.map((l) => l.label)).toEqual(['#0', '#2', '#4', '#6'])
   })
 })
