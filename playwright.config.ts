@@ -4,10 +4,9 @@
  * Browser: Debian's /usr/bin/chromium when present (no downloads in CI), else Playwright's own Chromium.
  */
 
-import { existsSync } from 'node:fs'
 import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from './e2e/support/chromium.ts'
 
-const SYSTEM_CHROMIUM = '/usr/bin/chromium'
 const PORT = 4178
 
 export default defineConfig({
@@ -25,18 +24,7 @@ export default defineConfig({
     baseURL: `http://localhost:${PORT}`,
     trace: 'retain-on-failure',
     viewport: { width: 1440, height: 900 },
-    launchOptions: {
-      ...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
-      // --no-sandbox: containers run as root without user namespaces; the rest keeps Chromium off the network.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
   webServer: {
     command: `npx vite preview --port ${PORT} --strictPort`,

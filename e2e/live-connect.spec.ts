@@ -5,17 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
+import { headerText } from '../src/server/live-test-kit.ts'
 
-const header = (id: string, extra: Record<string, unknown> = {}): string =>
-  JSON.stringify({
-    type: 'session',
-    version: 0,
-    id,
-    createdAt: 1_786_000_000_000,
-    cwd: '/home/u/proj',
-    ...extra,
-    delegationDepth: 0,
-  }) + '\n'
+const header = (id: string, extra: Record<string, unknown> = {}): string => headerText(id, extra) + '\n'
 const user = (seq: number): string =>
   JSON.stringify({
     type: 'user/message',

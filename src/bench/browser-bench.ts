@@ -5,19 +5,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { resolve } from 'node:path'
 import { chromium, type CDPSession, type Page } from '@playwright/test'
 import type { PresetName } from '../core/generate/index.ts'
+import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
 import { fmt, median, percentile, table } from './measure.ts'
 
 const PORT = 4179 // not the e2e port (4178): both may run at once on this shared checkout
 const OUT_DIR = '.bench/dist' // our own build output, so an e2e run's dist/ is never swapped under it
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`)
@@ -225,10 +218,9 @@ async function main(): Promise<void> {
   try {
     await waitForServer(`http://localhost:${PORT}/`, preview)
     // The marker flag lets rendererRss() find only this bench's renderers among other Chromium runs.
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc', '--user-agent=dsh-lens-browser-bench'],
-    })
+    const browser = await chromium.launch(
+      chromiumLaunchOptions(['--js-flags=--expose-gc', '--user-agent=dsh-lens-browser-bench']),
+    )
     try {
       for (const size of sizes) {
         process.stderr.write(`[browser-bench] ${size} ${container}\n`)

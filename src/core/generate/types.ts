@@ -1,5 +1,7 @@
 /** Shapes the generator produces: events and packed rows exactly as the harness writes them, grouped in batches. */
 
+import type { PackedRow } from '../model/log-event.ts'
+
 /** The session header, with the harness's key order preserved by construction. */
 export interface GeneratedHeader {
   readonly type: 'session'
@@ -23,21 +25,7 @@ export interface GeneratedEvent {
 }
 
 /** A packed chunk row: storage-only, stands for `texts.length` (or `args.length`) consecutive chunk events. */
-export interface GeneratedPackedRow {
-  readonly type: 'text-chunks' | 'reasoning-chunks' | 'tool-call-chunks'
-  readonly seq0: number
-  readonly time0: number
-  readonly data: {
-    readonly turn: number
-    readonly step: number
-    readonly index: number
-    readonly dt: readonly number[]
-    readonly texts?: readonly string[]
-    readonly id?: string
-    readonly name?: string
-    readonly args?: readonly string[]
-  }
-}
+export type GeneratedPackedRow = PackedRow
 
 /** One line of the log body. */
 export type GeneratedRecord = GeneratedEvent | GeneratedPackedRow
