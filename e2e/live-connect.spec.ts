@@ -17,6 +17,39 @@ const user = (seq: number): string =>
     surfaceOp: 'append',
   }) + '\n'
 
+const line = (event: Record<string, unknown>): string => JSON.stringify(event) + '\n'
+/** A compaction of surface seqs 0..3 landing at seqs 6..9, as compaction-basic writes it. */
+const compaction = (): string =>
+  line({ type: 'compaction/start', seq: 6, time: 6, data: { compactionId: 'c1', turn: null } }) +
+  line({
+    type: 'compaction/summary',
+    seq: 7,
+    time: 7,
+    data: {
+      compactionId: 'c1',
+      summary: [{ type: 'text', text: 'summary of 0..3' }],
+      shadowedRange: { start: 0, end: 3 },
+      shadowedSeqs: [0, 1, 2, 3],
+      shadowedTokenCount: 40,
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    },
+  }) +
+  line({
+    type: 'user/message',
+    seq: 8,
+    time: 8,
+    data: {
+      id: 'checkpoint-c1',
+      role: 'user',
+      content: [{ type: 'text', text: 'summary of 0..3' }],
+      source: { kind: 'plugin', plugin: 'compact', compactionId: 'c1' },
+    },
+    sourceEventSeqs: [6, 7, 0, 1, 2, 3],
+    surfaceOp: { op: 'replace', start: 0, end: 3 },
+  }) +
+  line({ type: 'compaction/end', seq: 9, time: 9, data: { compactionId: 'c1', turn: null } })
+
 let server: LensServer
 let path: string
 
@@ -37,7 +70,7 @@ test.beforeAll(async () => {
 })
 test.afterAll(() => server.close())
 
-test('picker, live growth with follow, pause and resume, reset, subagent child', async ({ page }) => {
+test('picker, live growth with follow, pause and resume, a compaction landing, reset, subagent child', async ({ page }) => {
   await page.goto(server.viewerUrl)
   await expect(page.getByTestId('session-picker')).toBeVisible()
   await expect(page.getByTestId('session-option')).toHaveCount(2)
@@ -63,6 +96,16 @@ test('picker, live growth with follow, pause and resume, reset, subagent child',
   await expect(page.getByTestId('live-follow')).toBeVisible()
   await page.getByTestId('live-follow').click()
   await expect(page.getByTestId('live-following')).toBeVisible()
+
+  // A compaction lands while following: the surface shrinks to the summary plus what followed, and the graph gains it.
+  await expect(page.getByTestId('surface-pane')).toHaveAttribute('data-count', '6')
+  await expect(page.getByTestId('replace-node')).toHaveCount(0)
+  await appendFile(path, compaction())
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '9')
+  await expect(page.getByTestId('surface-pane')).toHaveAttribute('data-count', '3')
+  await expect(page.getByTestId('replace-node')).toHaveCount(1)
+  await expect(page.locator('[data-testid=replace-node][data-seq="8"]')).toBeVisible()
+  await expect(page.locator('[data-testid=surface-pane] [data-seq="8"]')).toBeVisible()
 
   // A replaced file is a reset: the panes start over with exactly the new log.
   await writeFile(`${path}.0123456789ab.tmp`, header('session-e2e') + user(0) + user(1) + user(2))
