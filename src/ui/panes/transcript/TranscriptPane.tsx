@@ -28,6 +28,8 @@ export function TranscriptPane() {
   const selected = useLensStore(selectSelected)
   const detail = useLensStore(selectDetail)
   const selectedFrom = useLensStore((s) => s.selectedFrom)
+  // In a valid log seq === index, so a row whose summary is still on its way already knows its data-seq.
+  const seqIsIndex = useLensStore((s) => s.summary?.seqIsIndex === true)
   useLensStore(selectCacheVersion)
   const cache = store.getState().cache
   const list = showLogOnly ? 'all' : 'messages'
@@ -61,7 +63,7 @@ export function TranscriptPane() {
         itemKey={itemKey}
         itemSeq={(row) => {
           const index = indexAt(row)
-          return index === undefined ? undefined : (cache.summary(index)?.seq ?? undefined)
+          return index === undefined ? undefined : (cache.summary(index)?.seq ?? (seqIsIndex ? index : undefined))
         }}
         itemClassName={(row) => {
           const ref = cache.row(list, row)
