@@ -4,13 +4,18 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { chromium, type CDPSession, type Page } from '@playwright/test'
+import { build as esbuild } from 'esbuild'
 import type { PresetName } from '../core/generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
+import type { FloorReply, FloorRequest } from './floor-worker.ts'
 import { fmt, median, percentile, table } from './measure.ts'
 
 const PORT = 4179 // not the e2e port (4178): both may run at once on this shared checkout
 const OUT_DIR = '.bench/dist' // our own build output, so an e2e run's dist/ is never swapped under it
+const FLOOR_WORKER = 'bench-floor-worker.js' // bundled from floor-worker.ts into OUT_DIR, served beside the app
+/** The target: the app ready within this multiple of the in-page worker floor (for 280k). */
+const FLOOR_TARGET = 2
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`)
@@ -19,6 +24,7 @@ function option(name: string): string | undefined {
 
 const sizes = (option('sizes')?.split(',') ?? ['10k', '280k', '1.3M']) as PresetName[]
 const container = (option('container') ?? 'zstd') as 'zstd' | 'jsonl'
+const floorRuns = Number(option('floor-runs') ?? 3)
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -98,17 +104,120 @@ const INIT = `
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-load-state'], childList: true })
 `
 
+interface FloorResult {
+  /** Median over runs, page clock: from just before the file is set on the input to the worker's reply. */
+  ms: number
+  /** The same runs on the worker's own clock: from the File's arrival to the last line parsed. */
+  workerMs: number
+  runs: number[]
+  workerRuns: number[]
+  readMs: number
+  frames: number
+  records: number
+}
+
 interface BrowserResult {
   size: PresetName
   events: number
   fileBytes: number
   readyMs: number
+  floor: FloorResult
+  /** readyMs / floor.ms */
+  vsFloor: number
   longestTaskMs: number
   longTasks: number
   pageHeap: number
   workerHeap: number
   rendererRss: number
   drag: { frames: number; p50: number; p95: number; max: number; over50: number; longestTaskMs: number; cursorMoved: boolean }
+}
+
+type FloorState = { reply?: FloorReply; error?: string; end?: number }
+
+/**
+ * One floor run in a fresh dedicated worker of this page, on the same file through a second hidden file input,
+ * timed like the app: page clock from just before setInputFiles to the reply. The worker is up before the clock starts.
+ */
+async function floorRun(page: Page, path: string): Promise<{ pageMs: number; reply: FloorReply }> {
+  await page.evaluate(
+    ({ url, zstd }) => {
+      const w = window as unknown as { __floor: FloorState; __floorWorker?: Worker }
+      const state: FloorState = {}
+      w.__floor = state
+      const worker = new Worker(url, { type: 'module' })
+      w.__floorWorker = worker
+      worker.addEventListener('error', (e) => (state.error = `worker error: ${e.message}`))
+      worker.addEventListener('message', (e: MessageEvent<{ kind: string }>) => {
+        if (e.data.kind !== 'floor') return
+        state.end = performance.now()
+        state.reply = e.data as FloorReply
+      })
+      document.querySelector('[data-testid=bench-floor-input]')?.remove()
+      const input = document.createElement('input')
+      input.type = 'file'
+      input.hidden = true
+      input.dataset['testid'] = 'bench-floor-input'
+      input.addEventListener('change', () => {
+        const file = input.files?.[0]
+        if (file === undefined) state.error = 'no file on the floor input'
+        else worker.postMessage({ kind: 'floor', file, zstd } satisfies FloorRequest)
+      })
+      document.body.append(input)
+      return new Promise<void>((ready, fail) => {
+        worker.addEventListener('message', (e: MessageEvent<{ kind: string }>) => {
+          if (e.data.kind === 'pong') ready()
+        })
+        worker.addEventListener('error', (e) => fail(new Error(`floor worker failed to start: ${e.message}`)))
+        worker.postMessage({ kind: 'ping' } satisfies FloorRequest)
+      })
+    },
+    { url: `/${FLOOR_WORKER}`, zstd: container === 'zstd' },
+  )
+  const start = await page.evaluate(() => performance.now())
+  await page.getByTestId('bench-floor-input').setInputFiles(path)
+  await page.waitForFunction(
+    () => {
+      const state = (window as unknown as { __floor: FloorState }).__floor
+      return state.reply !== undefined || state.error !== undefined
+    },
+    undefined,
+    { timeout: 300_000, polling: 50 },
+  )
+  const state = await page.evaluate(() => {
+    const w = window as unknown as { __floor: FloorState; __floorWorker?: Worker }
+    w.__floorWorker?.terminate()
+    delete w.__floorWorker
+    document.querySelector('[data-testid=bench-floor-input]')?.remove()
+    return w.__floor
+  })
+  if (state.reply === undefined || state.end === undefined) throw new Error(`floor: ${state.error ?? 'no reply'}`)
+  return { pageMs: state.end - start, reply: state.reply }
+}
+
+async function measureFloor(page: Page, path: string, events: number): Promise<FloorResult> {
+  const runs: number[] = []
+  const workerRuns: number[] = []
+  const reads: number[] = []
+  let last: FloorReply | undefined
+  for (let i = 0; i < floorRuns; i++) {
+    const { pageMs, reply } = await floorRun(page, path)
+    runs.push(pageMs)
+    workerRuns.push(reply.ms)
+    reads.push(reply.readMs)
+    last = reply
+  }
+  if (last === undefined) throw new Error('--floor-runs must be at least 1')
+  // Packed rows carry several events each, so records <= events + 1 (the header); zero would mean nothing was parsed.
+  if (last.records < 2 || last.records > events + 1) throw new Error(`floor parsed ${last.records} records for ${events} events`)
+  return {
+    ms: median(runs),
+    workerMs: median(workerRuns),
+    runs,
+    workerRuns,
+    readMs: median(reads),
+    frames: last.frames,
+    records: last.records,
+  }
 }
 
 async function measure(page: Page, size: PresetName): Promise<BrowserResult> {
@@ -176,16 +285,21 @@ async function measure(page: Page, size: PresetName): Promise<BrowserResult> {
   await cdp.send('HeapProfiler.collectGarbage')
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number }
   const workerHeap = await workerHeaps(cdp)
+  const rendererGrowth = rendererRss() - rssBefore
+  // After every app measurement, so the floor's worker neither competes with the load nor shows in its heaps and RSS.
+  const floor = await measureFloor(page, path, log.events)
   return {
     size,
     events: log.events,
     fileBytes: container === 'zstd' ? log.zstdBytes : log.plainBytes,
     readyMs: load.readyMs,
+    floor,
+    vsFloor: load.readyMs / floor.ms,
     longestTaskMs: load.longest,
     longTasks: load.count,
     pageHeap: heap.usedSize + (heap.backingStorageSize ?? 0),
     workerHeap,
-    rendererRss: rendererRss() - rssBefore,
+    rendererRss: rendererGrowth,
     drag: {
       frames: frames.frames.length,
       p50: median(gaps),
@@ -209,6 +323,17 @@ async function main(): Promise<void> {
       `[browser-bench] vite build failed; using the previous build from ${statSync(`${OUT_DIR}/index.html`).mtime.toISOString()}\n`,
     )
   }
+  // The floor's worker: its own bundle (fzstd + the frame walker), dropped into the served folder after vite emptied it.
+  await esbuild({
+    entryPoints: [resolve('src/bench/floor-worker.ts')],
+    outfile: `${OUT_DIR}/${FLOOR_WORKER}`,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  })
   // Own process group, so exactly this server (and nothing else) is stopped at the end.
   const preview = spawn('npx', ['vite', 'preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort'], {
     stdio: 'ignore',
@@ -239,12 +364,13 @@ async function main(): Promise<void> {
   }
   const MB = 1e6
   const report = [
-    `Browser (Chromium ${container}, vite preview of the built app; JS heaps (+ ArrayBuffer stores when reported) after GC; RSS growth of this browser's renderers over the load):`,
+    `Browser (Chromium ${container}, vite preview of the built app; floor: fzstd decompress per frame + TextDecoder + JSON.parse of every line in a dedicated worker of the same page, median of ${floorRuns} runs, ratio = time to ready / floor, target <= ${FLOOR_TARGET}x at 280k; JS heaps (+ ArrayBuffer stores when reported) after GC; RSS growth of this browser's renderers over the load):`,
     table(
       [
         'size',
         'file',
         'time to ready',
+        `floor (worker) / ratio`,
         'longest task (load)',
         'long tasks',
         'page heap',
@@ -258,6 +384,7 @@ async function main(): Promise<void> {
         r.size,
         `${fmt(r.fileBytes / MB)} MB`,
         `${fmt(r.readyMs, 0)} ms`,
+        `${fmt(r.floor.ms, 0)} ms / ${fmt(r.vsFloor, 2)}x${r.size === '280k' && r.vsFloor > FLOOR_TARGET ? ` (over ${FLOOR_TARGET}x!)` : ''}`,
         `${fmt(r.longestTaskMs, 0)} ms`,
         String(r.longTasks),
         `${fmt(r.pageHeap / MB)} MB`,
