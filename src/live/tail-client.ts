@@ -33,15 +33,8 @@ export type WebSocketFactory = (url: string, protocols: string[]) => WebSocketLi
 
 export type LiveStatus = 'connecting' | 'connected' | 'reconnecting' | 'reset' | 'live' | 'closed'
 
-export interface SnapshotInfo {
-  readonly epoch: string
-  readonly sessionId: string | null
-  readonly headerLine: string
-  readonly encoding: 'zstd' | 'jsonl'
-  readonly fromSeq: number
-  readonly headSeq: number
-  readonly mode: 'full' | 'resume'
-}
+/** What a `snapshot` message says about a (re)sync, without the envelope. */
+export type SnapshotInfo = Omit<Extract<ServerMessage, { type: 'snapshot' }>, 'type' | 'sub'>
 
 export interface AppendBatch {
   readonly fromSeq: number

@@ -17,8 +17,6 @@ function generated(id: string, seed: number, targetEvents: number): { header: st
   return { header: JSON.stringify({ ...s.header, id }), batches: [...s.batches].map(batchText) }
 }
 
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
 async function expectSame(followers: Follower[], path: string): Promise<void> {
   const want = await diskEvents(path)
   await waitFor(`followers at seq ${want.length - 1}`, () => followers.every((f) => f.lastSeq === want.length - 1))
@@ -49,14 +47,9 @@ test('zstd: followers keep up with a fast writer through a server restart and a 
   const writer = new LogWriter(path, true)
   const log = generated(id, 11, 2500)
   await writer.create(log.header)
-  let next = 0
-  const write = async (n: number): Promise<void> => {
-    // ~40 ms per batch of ~23 events: several hundred events/s, one frame per batch as the harness writes.
-    for (let k = 0; k < n && next < log.batches.length; k++) {
-      await writer.appendBatch(log.batches[next++] as string)
-      await pause(40)
-    }
-  }
+  // ~40 ms per batch of ~23 events: several hundred events/s, one frame per batch as the harness writes.
+  const pace = writer.pacer(log.batches, 40)
+  const write = pace.write
   await write(15)
   const token = 'restart-token-0123456789'
   let server = await serverOn(root, token)
@@ -78,7 +71,7 @@ test('zstd: followers keep up with a fast writer through a server restart and a 
 
   // Half a frame sits at the end: it must never be emitted, however often the server looks.
   const before = (await diskEvents(path)).length
-  const frame = await writer.encode(log.batches[next++] as string)
+  const frame = await writer.encode(pace.take())
   await writer.appendBytes(frame.subarray(0, frame.length >> 1))
   await waitFor('followers at the committed head', () => followers.every((f) => f.lastSeq === before - 1))
   const tail = server.tails()[0]
@@ -100,13 +93,8 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   const writer = new LogWriter(path, false)
   const log = generated(id, 5, 1500)
   await writer.create(log.header)
-  let next = 0
-  const write = async (n: number): Promise<void> => {
-    for (let k = 0; k < n && next < log.batches.length; k++) {
-      await writer.appendBatch(log.batches[next++] as string)
-      await pause(30)
-    }
-  }
+  const pace = writer.pacer(log.batches, 30)
+  const write = pace.write
   await write(10)
   const token = 'jsonl-token-0123456789'
   const server = await serverOn(root, token)
@@ -117,7 +105,7 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   await write(15)
 
   const before = (await diskEvents(path)).length
-  const text = log.batches[next++] as string
+  const text = pace.take()
   const cut = Math.max(5, text.indexOf('\n') >> 1)
   await writer.appendBytes(new TextEncoder().encode(text.slice(0, cut)))
   await waitFor('followers at the committed head', () => followers.every((f) => f.lastSeq === before - 1))
@@ -175,13 +163,8 @@ test('a `lens serve` process killed with SIGKILL and restarted: followers resume
   const writer = new LogWriter(path, false)
   const log = generated(id, 9, 1200)
   await writer.create(log.header)
-  let next = 0
-  const write = async (n: number): Promise<void> => {
-    for (let k = 0; k < n && next < log.batches.length; k++) {
-      await writer.appendBatch(log.batches[next++] as string)
-      await pause(25)
-    }
-  }
+  const pace = writer.pacer(log.batches, 25)
+  const write = pace.write
   await write(10)
   const token = 'sigkill-token-0123456789'
   const first = await spawnServe(root, 0, token)

@@ -80,6 +80,24 @@ export class LogWriter {
   async appendBytes(bytes: Uint8Array): Promise<void> {
     await appendFile(this.path, bytes)
   }
+
+  /**
+   * A paced writer over `batches`: `write(n)` appends the next `n` batches, `pauseMs`
+   * apart (one frame or line group per batch, as the harness writes them).
+   */
+  pacer(batches: readonly string[], pauseMs: number): { write(n: number): Promise<void>; take(): string } {
+    let next = 0
+    return {
+      write: async (n) => {
+        for (let k = 0; k < n && next < batches.length; k++) {
+          await this.appendBatch(batches[next++] as string)
+          await new Promise((resolve) => setTimeout(resolve, pauseMs))
+        }
+      },
+      /** The next batch's text, consumed without writing it (for torn-write cases). */
+      take: () => batches[next++] as string,
+    }
+  }
 }
 
 /** The expanded events of a log as canonical JSON strings, via the same core LensLog the viewer uses. */
