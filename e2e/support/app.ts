@@ -1,13 +1,21 @@
 /** Opening the built app on a log: `?log=` served by a route from bytes in the spec, or a dropped File. */
 
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { expect, type Page } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 
 /** The real harness fixtures, read in place (never copied into this repository). */
 export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
 
+/**
+ * A fixture's bytes. In a user's clone ../shared is absent: the test is skipped with
+ * a line saying so; under CI=true its absence is a failure.
+ */
 export function fixtureBytes(name: string): Buffer {
+  if (!existsSync(FIXTURES_DIR)) {
+    if (process.env['CI'] === 'true') throw new Error(`CI=true but the harness fixtures are missing at ${FIXTURES_DIR}`)
+    test.skip(true, `harness fixtures not found at ${FIXTURES_DIR}`)
+  }
   return readFileSync(FIXTURES_DIR + name)
 }
 
