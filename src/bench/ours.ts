@@ -1,6 +1,14 @@
 /** Our side of each comparison: LensLog end to end, and our SurfaceFold alone on pre-decoded records. */
 
-import { expandPackedMember, LensLog, packedRowSize, SurfaceFold, type ContentChecksum, type PackedRow } from '../core/index.ts'
+import {
+  countAtMost,
+  expandPackedMember,
+  LensLog,
+  packedRowSize,
+  SurfaceFold,
+  type ContentChecksum,
+  type PackedRow,
+} from '../core/index.ts'
 
 /** Bytes arrive in file-stream sized slices, as the worker reads a File. */
 export const SLICE = 1 << 20
@@ -36,13 +44,7 @@ export function preDecode(parsed: readonly unknown[]): PreDecoded {
 export function ourFold(input: PreDecoded): SurfaceFold {
   const { records, firstIndex } = input
   const eventAt = (index: number): unknown => {
-    let lo = 0
-    let hi = firstIndex.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((firstIndex[mid] as number) <= index) lo = mid + 1
-      else hi = mid
-    }
+    const lo = countAtMost(firstIndex, index)
     const record = records[lo - 1] as { type: string }
     return ROW_TAGS.has(record.type) ? expandPackedMember(record as PackedRow, index - (firstIndex[lo - 1] as number)) : record
   }

@@ -6,6 +6,7 @@
 
 export * from './model/log-event.ts'
 export * from './model/diagnostic.ts'
+export { countAtMost, countBelow } from './model/sorted-search.ts'
 export * as harnessMessages from './model/harness-messages.ts'
 export { SessionDecoder, type DecodedRecord, type DecoderSink, type DecoderProgress } from './decode/session-decoder.ts'
 export { LineSplitter, type SplitLine } from './decode/line-splitter.ts'

@@ -153,7 +153,7 @@ export class LensSession {
       firstViolation: first === undefined ? null : { index: first.index, seq: first.seq, message: first.message },
       replacements: this.replacementInfos.slice(),
       replaceLayout: this.replaceLayout(),
-      turnIndices: log.turnStarts.toArray(),
+      turnIndices: log.turns.starts.toArray(),
       surfaceChangeIndices,
       diagnosticIndices: Int32Array.from(diagnosticIndices),
       seqIsIndex: this.seqIsIndex(),

@@ -4,6 +4,8 @@
  * surface node and nothing per chunk event (issue 5's memory target).
  */
 
+import { countAtMost } from './sorted-search.ts'
+
 abstract class GrowableArray<A extends Int32Array | Float64Array> {
   protected data: A
   length = 0
@@ -32,21 +34,9 @@ abstract class GrowableArray<A extends Int32Array | Float64Array> {
     this.data[index] = value
   }
 
-  /** Last value, or `fallback` when empty. */
-  last(fallback: number): number {
-    return this.length === 0 ? fallback : (this.data[this.length - 1] as number)
-  }
-
   /** Number of leading values `<= bound`; the vector must be sorted ascending. */
   countAtMost(bound: number): number {
-    let lo = 0
-    let hi = this.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((this.data[mid] as number) <= bound) lo = mid + 1
-      else hi = mid
-    }
-    return lo
+    return countAtMost(this.data, bound, this.length)
   }
 
   /** Index of `value` in a vector sorted ascending, or -1. */

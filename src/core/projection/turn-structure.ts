@@ -4,6 +4,7 @@
  * (a crash mid-turn) stay open, which is what the harness's repair would close.
  */
 
+import { Int32Vector } from '../model/growable-array.ts'
 import { isRecord, type LogEvent } from '../model/log-event.ts'
 
 export interface StepSpan {
@@ -23,6 +24,8 @@ export interface TurnSpan {
 
 export class TurnStructure {
   readonly turns: TurnSpan[] = []
+  /** `turns[i].start`, as a sorted vector: binary search, and the timeline's turn marks. */
+  readonly starts = new Int32Vector(64)
 
   /** The turn open at the end of the log so far, if any. */
   get openTurn(): TurnSpan | undefined {
@@ -36,6 +39,7 @@ export class TurnStructure {
     switch (event.type) {
       case 'turn/start':
         this.turns.push({ turn: number('turn'), start: index, end: null, reason: null, steps: [] })
+        this.starts.push(index)
         return
       case 'turn/end': {
         const turn = this.openTurn
@@ -62,14 +66,7 @@ export class TurnStructure {
 
   /** The turn that contains event `index`, by binary search over turn starts. */
   turnAt(index: number): TurnSpan | undefined {
-    let lo = 0
-    let hi = this.turns.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((this.turns[mid] as TurnSpan).start <= index) lo = mid + 1
-      else hi = mid
-    }
-    const turn = this.turns[lo - 1]
+    const turn = this.turns[this.starts.countAtMost(index) - 1]
     return turn !== undefined && (turn.end === null || turn.end >= index) ? turn : undefined
   }
 }

@@ -69,7 +69,6 @@ function describeCloser(c: WouldSynthesize): string {
 
 export class LensLog {
   header: SessionHeader | null = null
-  headerLine = 1
   readonly diagnostics: Diagnostic[] = []
   readonly fold: SurfaceFold
   upgradedEvents = 0
@@ -81,9 +80,6 @@ export class LensLog {
   readonly compactions = new CompactionIndex()
   /** Aligned with `fold.timeline.replacements`. */
   readonly replacementLinks: ReplacementLink[] = []
-  /** Event index of every `turn/start`, with its turn number (for timeline marks). */
-  readonly turnStarts = new Int32Vector(64)
-  readonly turnNumbers = new Int32Vector(64)
   /** Turns and their steps, with where each starts and ends. */
   readonly turns = new TurnStructure()
   /** What the harness would append on its next open if the log ends inside a turn. */
@@ -114,9 +110,8 @@ export class LensLog {
     this.fold = new SurfaceFold((index) => this.rewriteBases.get(index) ?? this.event(index))
     this.decoder = new SessionDecoder(
       {
-        header: (header, line) => {
+        header: (header) => {
           this.header = header
-          this.headerLine = line
         },
         record: (record) => this.ingest(record),
         diagnostic: (d) => this.diagnostics.push(d),
@@ -180,13 +175,6 @@ export class LensLog {
     const record = this.records.recordOf(index)
     if (record < 0 || index >= this.eventCount) return undefined
     return this.records.isRow(record) ? this.event(index) : (this.records.parsed(record) as LogEvent)
-  }
-
-  /** The record's line exactly as decoded from the file. */
-  rawLine(index: number): string | undefined {
-    const record = this.records.recordOf(index)
-    if (record < 0 || index >= this.eventCount) return undefined
-    return this.records.text(record)
   }
 
   /** Whether the harness's reader upgrades the event at `index` from a legacy shape. */
@@ -332,11 +320,6 @@ export class LensLog {
     this.compactions.observe(event, index)
     this.turns.observe(event, index)
     this.repair.observe(event)
-    if (event.type === 'turn/start') {
-      this.turnStarts.push(index)
-      const turn = isRecord(event.data) ? event.data['turn'] : undefined
-      this.turnNumbers.push(typeof turn === 'number' ? turn : -1)
-    }
     const kind = rowKindOf(event)
     if (kind === RowKind.ChunkRun) {
       if (!this.allRows.extendChunkRun(index, 1)) this.allRows.add(index, RowKind.ChunkRun)
