@@ -45,7 +45,13 @@ export const validLogArb: fc.Arbitrary<TestEvent[]> = fc
     return builder.events
   })
 
-/** Values that break a field in every way JSON (and JS) can. */
+/**
+ * Values that break a field in every way JSON (and JS) can. `constantFrom` hands out one
+ * shared instance per value, so every use is a structuredClone (see applyMutations): a
+ * mutation that stores `{}` in an event and a later one that writes into that event would
+ * otherwise change the shared constant (state leaking across runs; with `replaceEvent`
+ * then `sourcesJunk`, an event whose sources are itself, which JSON cannot carry).
+ */
 const junk = fc.constantFrom<unknown>(null, 'x', '3', -1, 1.5, 2 ** 53, true, [], {}, [1, 2], { op: 'replace' }, 'append ')
 
 type Mutation = (events: TestEvent[], at: number, pick: number, value: unknown) => void
@@ -144,35 +150,53 @@ const mutations: Record<string, Mutation> = {
   dataJunk: (e, at, _p, v) => void ((e[at] as TestEvent)['data'] = v),
   replaceEvent: (e, at, _p, v) => void (e[at] = v as TestEvent),
   dropEvent: (e, at) => void e.splice(at, 1),
+  // Object-level only (JSON cannot carry it): the harness walks such values too.
+  cyclicSources: (e, at) => {
+    const sources: unknown[] = [0]
+    sources.push(sources)
+    ;(e[at] as TestEvent)['sourceEventSeqs'] = sources
+  },
   duplicateEvent: (e, at) => void e.splice(at, 0, structuredClone(e[at]) as TestEvent),
 }
 
 export const MUTATION_NAMES = Object.keys(mutations)
+/** Mutations whose result JSON cannot serialize: only for lanes that never go through bytes. */
+const OBJECT_ONLY_MUTATIONS = new Set(['cyclicSources'])
+export const JSON_MUTATION_NAMES = MUTATION_NAMES.filter((name) => !OBJECT_ONLY_MUTATIONS.has(name))
 const WHOLE_EVENT_MUTATIONS = new Set(['replaceEvent', 'dropEvent', 'duplicateEvent'])
 
-/** A valid log with 1-3 mutations applied: usually invalid, sometimes still valid. */
-export const mutatedLogArb: fc.Arbitrary<{ events: TestEvent[]; applied: string[] }> = fc
-  .tuple(
-    validLogArb.filter((events) => events.length > 0),
-    fc.array(fc.tuple(fc.constantFrom(...MUTATION_NAMES), fc.nat(), fc.nat({ max: 1 << 20 }), junk), {
-      minLength: 1,
-      maxLength: 3,
-    }),
-  )
-  .map(([source, ops]) => {
-    // fast-check may hand the same generated log to several shrink candidates: mutate a copy.
-    const events = structuredClone(source)
-    const applied: string[] = []
-    for (const [name, where, pick, value] of ops) {
-      if (events.length === 0) break
-      // Aim mostly at surface events: that is where the checks are.
-      const surface = events.flatMap((e, i) => (e !== null && typeof e === 'object' && e['surfaceOp'] !== undefined ? [i] : []))
-      const at = surface.length > 0 && where % 4 !== 0 ? (surface[where % surface.length] as number) : where % events.length
-      const target = events[at]
-      const isObject = typeof target === 'object' && target !== null && !Array.isArray(target)
-      if (!isObject && !WHOLE_EVENT_MUTATIONS.has(name)) continue
-      ;(mutations[name] as Mutation)(events, at, pick, value)
-      applied.push(`${name}@${at}`)
-    }
-    return { events, applied }
-  })
+const mutatedArb = (names: readonly string[]): fc.Arbitrary<{ events: TestEvent[]; applied: string[] }> =>
+  fc
+    .tuple(
+      validLogArb.filter((events) => events.length > 0),
+      fc.array(fc.tuple(fc.constantFrom(...names), fc.nat(), fc.nat({ max: 1 << 20 }), junk), {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    )
+    .map(([source, ops]) => applyMutations(source, ops))
+
+/** A valid log with 1-3 mutations applied: usually invalid, sometimes still valid. May hold values JSON cannot carry. */
+export const mutatedLogArb = mutatedArb(MUTATION_NAMES)
+
+/** As `mutatedLogArb`, but every value survives `JSON.stringify`: for the lanes that go through bytes. */
+export const mutatedJsonLogArb = mutatedArb(JSON_MUTATION_NAMES)
+
+function applyMutations(source: TestEvent[], ops: readonly [string, number, number, unknown][]) {
+  // fast-check may hand the same generated log (and the same junk value) to several shrink
+  // candidates: mutate copies, so a run never changes what another run sees.
+  const events = structuredClone(source)
+  const applied: string[] = []
+  for (const [name, where, pick, value] of ops) {
+    if (events.length === 0) break
+    // Aim mostly at surface events: that is where the checks are.
+    const surface = events.flatMap((e, i) => (e !== null && typeof e === 'object' && e['surfaceOp'] !== undefined ? [i] : []))
+    const at = surface.length > 0 && where % 4 !== 0 ? (surface[where % surface.length] as number) : where % events.length
+    const target = events[at]
+    const isObject = typeof target === 'object' && target !== null && !Array.isArray(target)
+    if (!isObject && !WHOLE_EVENT_MUTATIONS.has(name)) continue
+    ;(mutations[name] as Mutation)(events, at, pick, structuredClone(value))
+    applied.push(`${name}@${at}`)
+  }
+  return { events, applied }
+}

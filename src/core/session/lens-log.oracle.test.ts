@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { harnessVerdict } from '../../test-support/harness-oracle.ts'
-import { mutatedLogArb, validLogArb } from '../../test-support/log-arbitrary.ts'
+import { mutatedJsonLogArb, validLogArb } from '../../test-support/log-arbitrary.ts'
 import { packRecords, toJsonlBytes } from '../../test-support/log-builder.ts'
 import { zstdFrames } from '../../test-support/zstd-frames.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
@@ -51,7 +51,7 @@ describe('LensLog over bytes against the harness', () => {
 
   it('mutated logs through JSON: the same first error', () => {
     fc.assert(
-      fc.property(mutatedLogArb, ({ events }) => {
+      fc.property(mutatedJsonLogArb, ({ events }) => {
         // JSON drops what it cannot carry (undefined, holes): compare on what survives the trip.
         const onDisk = JSON.parse(JSON.stringify(events)) as unknown[]
         const ours = fold(toJsonlBytes(onDisk), 1 << 16)
