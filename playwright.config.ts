@@ -7,7 +7,10 @@
 import { defineConfig } from '@playwright/test'
 import { chromiumLaunchOptions } from './e2e/support/chromium.ts'
 
-const PORT = 4178
+// E2E_PORT / E2E_DIST let two e2e runs share a machine (each builds into its own folder with
+// `npx vite build --outDir DIR` and serves it on its own port); CI uses the defaults.
+const PORT = Number(process.env['E2E_PORT'] ?? 4178)
+const DIST = process.env['E2E_DIST'] ?? 'dist'
 
 export default defineConfig({
   testDir: 'e2e',
@@ -27,7 +30,7 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions(),
   },
   webServer: {
-    command: `npx vite preview --port ${PORT} --strictPort`,
+    command: `npx vite preview --port ${PORT} --strictPort --outDir ${DIST}`,
     url: `http://localhost:${PORT}`,
     reuseExistingServer: false,
     timeout: 60_000,

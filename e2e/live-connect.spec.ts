@@ -66,7 +66,11 @@ test.beforeAll(async () => {
     header('session-e2e-child', { parentSession: 'session-e2e', origin: 'subagent' }) + user(0),
   )
   // LENS_DIST lets a run use a build elsewhere; npm run test:e2e builds dist/ first.
-  server = await startLensServer({ roots: [root], distDir: process.env['LENS_DIST'] ?? 'dist', pollMs: 250 })
+  server = await startLensServer({
+    roots: [root],
+    distDir: process.env['LENS_DIST'] ?? process.env['E2E_DIST'] ?? 'dist',
+    pollMs: 250,
+  })
 })
 test.afterAll(() => server.close())
 
