@@ -11,7 +11,7 @@ const noUi = {
 }
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'coverage', '.bench', 'test-results', 'playwright-report', 'public'] },
+  { ignores: ['dist', 'dist-*', 'node_modules', 'coverage', '.bench', 'test-results', 'playwright-report', 'public'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,6 +8,7 @@ import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { checkReport } from './check-report.ts'
 import { foldJson } from './fold-json.ts'
+import { writeJsonLine } from './json-stream.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const USAGE = `usage:
@@ -41,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
         if (!Number.isSafeInteger(at) || at < 0) throw new UsageError('--at takes a non-negative integer SEQ')
       }
       const log = await readLog(file)
-      process.stdout.write(JSON.stringify(foldJson(log, at)) + '\n')
+      await writeJsonLine(process.stdout, foldJson(log, at))
       return 0
     }
     case 'serve': {

@@ -1,11 +1,21 @@
 /** `lens serve [PATH ...] [--port N] [--host ADDR] [--demo]`: flag parsing, startup banner, and shutdown on SIGINT/SIGTERM. */
 
+import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startDemoWriter, type DemoWriter } from './demo-writer.ts'
 import { startLensServer } from './lens-server.ts'
 import { isLoopbackHost } from './request-trust.ts'
+
+/**
+ * The built viewer beside this code: `dist/` of the checkout, seen from src/server/ (run through tsx) or
+ * from dist-cli/ (the bundled CLI). The first that holds an index.html wins.
+ */
+function defaultDistDir(): string {
+  const candidates = ['../../dist', '../dist'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string)
+}
 
 export const SERVE_USAGE = `usage: lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--allow-origin ORIGIN] [--dist DIR]
   PATH            a session file, a session directory, or a sessions root (default: $DSH_HOME/sessions or ~/.dsh/sessions)
@@ -103,7 +113,7 @@ export async function runServe(argv: string[]): Promise<void> {
       `lens serve: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
     )
   }
-  const distDir = args.distDir ?? fileURLToPath(new URL('../../dist', import.meta.url))
+  const distDir = args.distDir ?? defaultDistDir()
   const token = process.env['DSH_LENS_TOKEN']
   if (token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
     process.stderr.write('lens serve: DSH_LENS_TOKEN must be at least 16 characters of [A-Za-z0-9_-]\n')

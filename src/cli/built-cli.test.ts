@@ -1,0 +1,62 @@
+/**
+ * The bundled CLI (`npm run build:cli`, what the `dsh-lens` bin runs) answers exactly as the TypeScript
+ * sources do: built into a temporary folder, run as plain `node`, on every fixture (it is fast enough to
+ * afford all of them) and on the exit-code cases.
+ */
+
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { fixturesAvailable, listFixtures, listZstdFixtures } from '../test-support/shared-fixtures.ts'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const TSX = join(ROOT, 'node_modules/.bin/tsx')
+const out = mkdtempSync(join(tmpdir(), 'lens-built-cli-'))
+const BUILT = join(out, 'dsh-lens.mjs')
+
+const run = (command: string, args: string[]) => {
+  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20 })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+const built = (args: string[]) => run(process.execPath, [BUILT, ...args])
+
+beforeAll(() => {
+  const result = run(TSX, ['src/build/build-cli.ts', '--outdir', out])
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+}, 120_000)
+
+describe('the built CLI', () => {
+  it.runIf(fixturesAvailable())('folds every fixture exactly as the TypeScript CLI', () => {
+    const fixtures = [...listFixtures(), ...listZstdFixtures()]
+    // The sources are slow to start (tsx): compare against them on a sample, against the answers on all.
+    for (const [i, fixture] of fixtures.entries()) {
+      const ours = built(['fold', fixture.path, '--json'])
+      expect(ours.code).toBe(0)
+      const json = JSON.parse(ours.stdout) as { eventCount: number; nodes: number[] }
+      expect(json.eventCount).toBe(fixture.expected.eventCount)
+      expect(json.nodes).toEqual(fixture.expected.nodes)
+      if (i % 16 === 0) expect(ours.stdout).toBe(run(TSX, ['src/cli/main.ts', 'fold', fixture.path, '--json']).stdout)
+    }
+  })
+
+  it('keeps the exit codes: 0 clean, 1 defects, 2 unreadable or wrong usage', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-case-'))
+    const clean = join(dir, 'clean.jsonl')
+    writeFileSync(
+      clean,
+      '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}\n' +
+        '{"type":"user/message","seq":0,"time":5,"data":{"id":"u0","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}\n',
+    )
+    const broken = join(dir, 'broken.jsonl')
+    writeFileSync(broken, 'not a header\n')
+    expect(built(['check', clean]).code).toBe(0)
+    expect(built(['check', broken]).code).toBe(1)
+    const missing = built(['check', join(dir, 'nope.jsonl')])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('no such file')
+    expect(built(['frobnicate']).code).toBe(2)
+  })
+})
