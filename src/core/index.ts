@@ -14,6 +14,7 @@ export { ZstdContainer, hasZstdMagic, type ContentChecksum } from './decode/zstd
 export { loadContentChecksum } from './decode/xxh64.ts'
 export { validatePackedRow, expandPackedRow, expandPackedMember, packedRowSize, isPackedRowTag } from './decode/packed-rows.ts'
 export { judgeHeaderLine } from './decode/session-header.ts'
+export { cutPackedRow } from './decode/packed-row-cut.ts'
 export { planSurfaceEvent, isSurfaceEligibleType, isDeepEqualJson } from './fold/surface-checks.ts'
 export { SurfaceFold, type FoldViolation } from './fold/surface-fold.ts'
 export { SurfaceTimeline, type Replacement } from './fold/surface-timeline.ts'
@@ -31,3 +32,13 @@ export {
 export { TurnStructure, type TurnSpan, type StepSpan } from './projection/turn-structure.ts'
 export { RepairTracker, type WouldSynthesize } from './projection/repair-closers.ts'
 export { LensLog, type LensLogOptions } from './session/lens-log.ts'
+export { logPrefix, type LogPrefix } from './export/log-prefix.ts'
+export * from './lineage/index.ts'
+export {
+  LogSearch,
+  compileMatcher,
+  MAX_MATCHES_PER_EVENT,
+  type SearchFilters,
+  type SearchMatch,
+  type IndexRange,
+} from './search/index.ts'

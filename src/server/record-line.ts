@@ -1,6 +1,6 @@
 /** One plaintext log record and the seq range it stands for, plus re-encoding a packed row's sub-range as a valid row. */
 
-import { isPackedRowTag, packedRowSize, validatePackedRow, type PackedRow } from '../core/index.ts'
+import { cutPackedRow, isPackedRowTag, packedRowSize, validatePackedRow, type PackedRow } from '../core/index.ts'
 
 /** A body record as it is forwarded: its exact text and its seq range (a packed row spans several seqs). */
 export interface RecordLine {
@@ -46,30 +46,11 @@ export function parseRecordLine(text: string): ParsedLine {
 
 /**
  * The record restricted to seqs [from, to]: the original text when it is whole, else the row's members
- * re-encoded with the harness's key order (seq0 = first member kept, time0 = that member's time, dt and
- * texts/args sliced), which the core decodes to exactly the same events.
+ * re-encoded by the core's `cutPackedRow` (harness key order), which decodes to exactly the same events.
  */
 export function sliceRecordText(record: RecordLine, from: number, to: number): string {
   if (record.firstSeq >= from && record.lastSeq <= to) return record.text
   const row = record.row
   if (row === undefined) throw new Error(`record ${record.firstSeq} is not a packed row and cannot be cut`)
-  const lo = Math.max(from, record.firstSeq) - row.seq0
-  const hi = Math.min(to, record.lastSeq) - row.seq0
-  let time0 = row.time0
-  for (let i = 0; i < lo; i++) time0 += row.data.dt[i] as number
-  const dt = row.data.dt.slice(lo, hi)
-  const d = row.data
-  const data =
-    row.type === 'tool-call-chunks'
-      ? {
-          turn: d.turn,
-          step: d.step,
-          index: d.index,
-          dt,
-          id: d.id,
-          ...(Object.hasOwn(d, 'name') ? { name: d.name } : {}),
-          args: (d.args as readonly string[]).slice(lo, hi + 1),
-        }
-      : { turn: d.turn, step: d.step, index: d.index, dt, texts: (d.texts as readonly string[]).slice(lo, hi + 1) }
-  return JSON.stringify({ type: row.type, seq0: row.seq0 + lo, time0, data })
+  return cutPackedRow(row, Math.max(from, record.firstSeq) - row.seq0, Math.min(to, record.lastSeq) - row.seq0)
 }

@@ -8,7 +8,7 @@
  */
 
 import { SessionDecoder, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
-import { expandPackedMember } from '../decode/packed-rows.ts'
+import { expandPackedMember, packedRowSize } from '../decode/packed-rows.ts'
 import type { ContentChecksum } from '../decode/zstd-container.ts'
 import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
 import { SurfaceFold } from '../fold/surface-fold.ts'
@@ -22,7 +22,7 @@ import { CompactionIndex, type ReplacementLink } from '../projection/compaction-
 import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
-import { RecordStore } from './record-store.ts'
+import { RecordStore, type RecordTextView } from './record-store.ts'
 
 export interface LensLogOptions {
   /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
@@ -193,6 +193,30 @@ export class LensLog {
     if (this.records.isRow(record))
       return (this.records.parsed(record) as PackedRow).seq0 + (index - this.records.firstIndexOf(record))
     return (this.event(index) as { seq?: unknown } | null | undefined)?.seq
+  }
+
+  /**
+   * The body records holding events `0..index`, in file order, as decoded: a record's text, and for a packed row the
+   * row with how many of its members lie at or before `index` (a row straddling the cut is cut by the caller).
+   */
+  *recordsThrough(index: number): Generator<{ readonly text: string; readonly row: PackedRow | null; readonly members: number }> {
+    const last = Math.min(index, this.eventCount - 1)
+    for (let r = 0; r < this.records.length && this.records.firstIndexOf(r) <= last; r++) {
+      const row = this.records.isRow(r) ? (this.records.parsed(r) as PackedRow) : null
+      yield {
+        text: this.records.text(r),
+        row,
+        members: row === null ? 1 : Math.min(packedRowSize(row), last - this.records.firstIndexOf(r) + 1),
+      }
+    }
+  }
+
+  /**
+   * The stored records as text positions, read-only: full-text search scans the decoded text directly and
+   * parses only the records that contain a match (src/core/search).
+   */
+  get recordTexts(): RecordTextView {
+    return this.records
   }
 
   /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */
