@@ -10,6 +10,7 @@ import { expandRecords, floorParse, harnessFold, harnessLoad, type Encoding } fr
 import { benchLog, type BenchLog } from './bench-logs.ts'
 import { fmt, interleave, median, percentile, table } from './measure.ts'
 import { lensLoad, ourFold, preDecode } from './ours.ts'
+import { cliBench } from './cli-bench.ts'
 
 const SELF = fileURLToPath(import.meta.url)
 const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url))
@@ -34,6 +35,10 @@ for (const s of sizes) if (!ALL_SIZES.includes(s)) throw new Error(`unknown size
 const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 7, '1.3M': 5 }
 const roundsFor = (size: PresetName): number => Number(option('rounds') ?? DEFAULT_ROUNDS[size])
 const skipMemory = process.argv.includes('--skip-memory')
+// Whole-process CLI figures (start-up, and fold --json of the 280k log when it is among the sizes).
+const skipCli = process.argv.includes('--skip-cli')
+// --cli-only: just the whole-process CLI figures (quick to re-run after a CLI change).
+const cliOnly = process.argv.includes('--cli-only')
 
 const checksum = await loadContentChecksum()
 const MB = 1e6
@@ -88,7 +93,7 @@ const misses: string[] = []
 const started = performance.now()
 const loadBefore = loadavg()
 
-for (const size of sizes) {
+for (const size of cliOnly ? [] : sizes) {
   process.stderr.write(`[bench] ${size}: preparing logs (cached under .bench/logs)\n`)
   const log = benchLog(size)
   const jsonl = readFileSync(log.jsonlPath)
@@ -254,6 +259,22 @@ for (const size of sizes) {
   }
 }
 
+let cliReport: string | null = null
+if (!skipCli) {
+  const cliLogs = sizes.filter((s) => s === '280k').map((s) => benchLog(s))
+  const cli = await cliBench(cliLogs, Number(option('rounds') ?? 5))
+  results['cli'] = cli.result
+  cliReport = cli.report
+  const startup = cli.result.startup.builtMs
+  if (startup > 150) misses.push(`CLI start-up ${fmt(startup, 0)} ms misses <= 150 ms by ${fmt(startup - 150, 0)} ms`)
+  for (const f of cli.result.folds) {
+    if (f.oursOverFloor > 1.3)
+      misses.push(`CLI fold --json ${f.size} ${f.encoding}: ${fmt(f.oursOverFloor, 2)}x the whole-process floor misses <= 1.3x`)
+    if (f.oursOverHarness >= 1)
+      misses.push(`CLI fold --json ${f.size} ${f.encoding}: ${fmt(f.oursOverHarness, 2)}x the harness run the same way`)
+  }
+}
+
 const cpuModel = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? cpus()[0]?.model ?? 'unknown'
 const loadAfter = loadavg()
 const machine = {
@@ -298,6 +319,7 @@ const report = [
         table(['size', 'ours', 'ours B/event', 'ours/plain', 'ours index', 'harness', 'harness B/event'], memoryRows),
       ]
     : []),
+  ...(cliReport === null ? [] : ['', cliReport]),
   '',
   misses.length === 0 ? 'All targets met.' : `Targets missed:\n${misses.map((m) => `- ${m}`).join('\n')}`,
   `Bench time: ${fmt((performance.now() - started) / 1000, 0)} s`,

@@ -1,6 +1,6 @@
 /** Reads a log file (or standard input) into a LensLog in slices: the CLI never holds the file as one string. */
 
-import { createReadStream } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
 
 export class UnreadableLogError extends Error {}
@@ -8,9 +8,9 @@ export class UnreadableLogError extends Error {}
 /** Read `path` ('-' for standard input) fully into a new LensLog. */
 export async function readLog(path: string, options: { upgradeLegacy?: boolean } = {}): Promise<LensLog> {
   const log = new LensLog({ checksum: await loadContentChecksum(), upgradeLegacy: options.upgradeLegacy ?? true })
-  const stream = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 })
   try {
-    for await (const chunk of stream) log.push(chunk as Uint8Array)
+    if (path === '-') for await (const chunk of process.stdin) log.push(chunk as Uint8Array)
+    else readFileInSlices(path, log)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const reason =
@@ -25,4 +25,27 @@ export async function readLog(path: string, options: { upgradeLegacy?: boolean }
   }
   log.finish()
   return log
+}
+
+/** Slice size for files: a few large synchronous reads beat a stream's 64 KiB-1 MiB chunks and event-loop turns. */
+const FILE_SLICE_BYTES = 8 << 20
+
+/**
+ * A regular file is read synchronously in fresh 8 MiB slices (the log may keep views of what it was given, so
+ * a buffer is never reused). Nothing else runs in the CLI meanwhile, so blocking costs nothing and saves the
+ * idle gaps of a stream. Non-regular files (a FIFO, a character device) are read the same way until EOF.
+ */
+function readFileInSlices(path: string, log: LensLog): void {
+  const fd = openSync(path, 'r')
+  try {
+    if (fstatSync(fd).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    for (;;) {
+      const slice = Buffer.allocUnsafe(FILE_SLICE_BYTES)
+      const n = readSync(fd, slice, 0, FILE_SLICE_BYTES, null)
+      if (n === 0) break
+      log.push(slice.subarray(0, n))
+    }
+  } finally {
+    closeSync(fd)
+  }
 }
