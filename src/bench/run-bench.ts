@@ -11,6 +11,7 @@ import { benchLog, type BenchLog } from './bench-logs.ts'
 import { fmt, interleave, median, percentile, table } from './measure.ts'
 import { lensLoad, ourFold, preDecode } from './ours.ts'
 import { cliBench } from './cli-bench.ts'
+import { initialJs } from './initial-js.ts'
 
 const SELF = fileURLToPath(import.meta.url)
 const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url))
@@ -275,6 +276,18 @@ if (!skipCli) {
   }
 }
 
+// The first visit's JavaScript, from the built app (npm run build); target <= 150 KB gzipped.
+const firstJs = initialJs()
+let initialJsReport = 'Initial JS: dist/ not built (run npm run build first).'
+if (firstJs !== null) {
+  results['initialJs'] = firstJs
+  const kb = firstJs.initialGzipBytes / 1024
+  initialJsReport =
+    `Initial JS (entry + modulepreloads, gzip -9): ${fmt(kb)} KB ${kb <= 150 ? 'PASS' : 'MISS'} (target <= 150 KB); ` +
+    `loaded after first paint: ${fmt(firstJs.lazyGzipBytes / 1024)} KB lazy chunks, ${fmt(firstJs.workerGzipBytes / 1024)} KB worker.`
+  if (kb > 150) misses.push(`initial JS ${fmt(kb)} KB gzipped misses <= 150 KB by ${fmt(kb - 150)} KB`)
+}
+
 const cpuModel = readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? cpus()[0]?.model ?? 'unknown'
 const loadAfter = loadavg()
 const machine = {
@@ -320,6 +333,8 @@ const report = [
       ]
     : []),
   ...(cliReport === null ? [] : ['', cliReport]),
+  '',
+  initialJsReport,
   '',
   misses.length === 0 ? 'All targets met.' : `Targets missed:\n${misses.map((m) => `- ${m}`).join('\n')}`,
   `Bench time: ${fmt((performance.now() - started) / 1000, 0)} s`,

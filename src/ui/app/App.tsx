@@ -5,7 +5,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
 import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
 import { InspectorPane } from '../panes/inspector/InspectorPane.tsx'
-import { ReplaceGraphPane } from '../panes/replace-graph/ReplaceGraphPane.tsx'
+import { LazyReplaceGraphPane } from '../panes/replace-graph/LazyReplaceGraphPane.tsx'
 import { SurfacePane } from '../panes/surface/SurfacePane.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
 import { LiveConnect } from '../live/LiveConnect.tsx'
@@ -80,7 +80,7 @@ export function App() {
         <div className="flex min-w-0 flex-1 flex-col divide-y divide-line">
           <InspectorPane />
           <div className="flex h-[34%] min-h-32 flex-col">
-            <ReplaceGraphPane />
+            <LazyReplaceGraphPane />
           </div>
           <div className="flex h-[24%] min-h-24 flex-col">
             <DiagnosticsPane />
