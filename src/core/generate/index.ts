@@ -5,6 +5,7 @@ import { resolveOptions, type GenerateOptions } from './options.ts'
 import { presetOptions, PRESET_NAMES, type PresetName } from './presets.ts'
 import { SessionScript } from './session-script.ts'
 import type { GeneratedBatch, GeneratedHeader, GeneratedRecord, GeneratedSession } from './types.ts'
+import { demoSessions } from './demo/index.ts'
 
 export type { GenerateOptions } from './options.ts'
 export type { PresetName } from './presets.ts'
@@ -54,7 +55,9 @@ export function generatePreset(name: PresetName, seed = 1): GeneratedSession {
   return generateSession(presetOptions(name, seed))
 }
 
-/** The demo log shipped with the app (`npm run demo`): deterministic, a few hundred events. */
+/** The demo log shipped with the app (`npm run demo`): a scripted coding session, deterministic (see demo/). */
 export function demoSessionJsonl(): string {
-  return toJsonl(generatePreset('demo', 7))
+  return toJsonl(demoSessions().parent)
 }
+
+export { demoSessions, demoFiles, childPath, type DemoSessions, type DemoFile } from './demo/index.ts'

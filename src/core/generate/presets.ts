@@ -7,7 +7,8 @@ export type PresetName = 'demo' | '10k' | '280k' | '1.3M'
 export const PRESET_NAMES: readonly PresetName[] = ['demo', '10k', '280k', '1.3M']
 
 const PRESETS: Record<PresetName, Omit<GenerateOptions, 'seed'>> = {
-  // A few hundred events that still show every replace shape: several summaries (one nested), prunes, max tokens.
+  // A few hundred random-word events that still show every replace shape: several summaries (one nested), prunes,
+  // max tokens. Tests use it as a small log; the bundled demo is the scripted session in demo/.
   demo: {
     targetEvents: 500,
     compactionEveryTurns: 2,

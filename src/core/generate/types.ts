@@ -9,6 +9,9 @@ export interface GeneratedHeader {
   readonly id: string
   readonly createdAt: number
   readonly cwd?: string
+  /** A subagent child's parent session id (with origin 'subagent' and delegationDepth >= 1). */
+  readonly parentSession?: string
+  readonly origin?: 'subagent'
   readonly delegationDepth: number
 }
 
