@@ -5,7 +5,7 @@
  */
 
 import { writeFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { checkReport } from './check-report.ts'
 import { foldJson } from './fold-json.ts'
 import { writeJsonLine } from './json-stream.ts'
@@ -16,7 +16,7 @@ const USAGE = `usage:
   lens fold FILE --json [--at SEQ]  the strict fold as one JSON object (contract in README)
   lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
                                     companion server: the viewer plus live tailing over WebSocket
-  lens generate-demo OUT            write the bundled demo session (JSONL)
+  lens generate-demo OUT            write the bundled demo session (JSONL) and its subagent logs beside it
   lens slice FILE --to SEQ          the log prefix through SEQ as a plain session.jsonl on standard output
   lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]
                                     full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
@@ -72,9 +72,13 @@ async function main(argv: string[]): Promise<number> {
     case 'generate-demo': {
       const [out] = rest
       if (out === undefined) throw new UsageError('generate-demo needs an output path')
-      const { demoSessionJsonl } = await import('../core/generate/index.ts')
-      mkdirSync(dirname(out), { recursive: true })
-      writeFileSync(out, demoSessionJsonl())
+      const { demoFiles } = await import('../core/generate/index.ts')
+      // The parent at OUT, its subagent children beside it under subagents/<id>/session.jsonl (the web export's layout).
+      for (const [i, file] of demoFiles().entries()) {
+        const path = i === 0 ? out : join(dirname(out), file.path)
+        mkdirSync(dirname(path), { recursive: true })
+        writeFileSync(path, file.text)
+      }
       return 0
     }
     case undefined:
