@@ -25,7 +25,7 @@ function eventsOf(jsonl: string): unknown[] {
     .trimEnd()
     .split('\n')
     .slice(1)
-    .flatMap((line) => {
+    .flatMap((line): unknown[] => {
       const v = JSON.parse(line) as Record<string, unknown>
       return isPackedRowTag(v['type']) ? expandPackedRow(validatePackedRow(v, v['type'])) : [v]
     })

@@ -4,6 +4,7 @@
  */
 
 import { LensSession } from './lens-session.ts'
+import { logPrefixFile } from './log-prefix-file.ts'
 import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from './protocol.ts'
 
 /** Progress and live summaries go out at most this often, so a fast load does not flood the main thread. */
@@ -117,6 +118,9 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
           break
         case 'index-of-seq':
           result = session.indexOfSeq(req.seq)
+          break
+        case 'log-prefix':
+          result = logPrefixFile(session.lensLog, req.index)
           break
       }
       post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: true, result }, transfer)

@@ -178,6 +178,7 @@ export type LensRequest =
   | (Query & { readonly type: 'summaries'; readonly indices: readonly number[] })
   | (Query & { readonly type: 'detail'; readonly index: number; readonly cursor: number })
   | (Query & { readonly type: 'index-of-seq'; readonly seq: number })
+  | (Query & { readonly type: 'log-prefix'; readonly index: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -187,6 +188,17 @@ export interface QueryResults {
   summaries: readonly EventSummary[]
   detail: EventDetail | null
   'index-of-seq': number
+  'log-prefix': LogPrefixFile
+}
+
+/** The log prefix through a cursor as a new plain session.jsonl (`logPrefix` of the core), built in the worker. */
+export interface LogPrefixFile {
+  readonly blob: Blob
+  /** Seq of the last event in it (the cursor's), and how many events it holds. */
+  readonly seq: number
+  readonly events: number
+  /** 1 when a packed row straddled the cut and was re-encoded shorter. */
+  readonly cutRows: number
 }
 
 /** Worker -> main thread. */
@@ -213,6 +225,7 @@ const REQUEST_TYPES = new Set([
   'summaries',
   'detail',
   'index-of-seq',
+  'log-prefix',
 ])
 const RESPONSE_TYPES = new Set(['progress', 'summary', 'load-failed', 'reply'])
 

@@ -13,6 +13,8 @@ import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
 import { TopBar } from './TopBar.tsx'
+import { handleDrop } from '../sessions/drop-sources.ts'
+import { SessionsPanel } from '../sessions/SessionsPanel.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
 import { useInitialSource } from './use-initial-source.ts'
@@ -38,8 +40,8 @@ export function App() {
   const onDrop = (event: DragEvent<HTMLDivElement>): void => {
     event.preventDefault()
     setDragOver(false)
-    const file = event.dataTransfer.files[0]
-    if (file !== undefined) store.getState().loadFile(file)
+    // One plain log: loadFile as before; several files, a folder or a zip: the sessions bundle.
+    handleDrop(event.dataTransfer, store)
   }
 
   return (
@@ -88,6 +90,7 @@ export function App() {
         </div>
       </main>
       <TimelineScrubber />
+      <SessionsPanel />
       {dragOver ? (
         <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
           Drop a session.jsonl or session.jsonl.zstd to open it

@@ -4,6 +4,8 @@ import { useRef } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectProgress, selectSourceName, selectSummary, selectTheme } from '../../store/selectors.ts'
 import { formatBytes, formatRate } from './format-bytes.ts'
+import { ExportButtons } from '../export/ExportButtons.tsx'
+import { SessionsControls } from '../sessions/SessionsControls.tsx'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -49,6 +51,8 @@ export function TopBar() {
         </span>
       ) : null}
       <div className="ml-auto flex items-center gap-2">
+        <ExportButtons />
+        <SessionsControls />
         <input
           ref={input}
           type="file"

@@ -3,6 +3,8 @@
 import { useMemo } from 'react'
 import type { SessionListItem } from '../../live/protocol.ts'
 import { formatBytes } from '../app/format-bytes.ts'
+import { liveTreeRows } from '../sessions/live-tree-rows.ts'
+import { SessionTree } from '../sessions/SessionTree.tsx'
 
 export interface SessionPickerProps {
   readonly sessions: readonly SessionListItem[] | null
@@ -19,27 +21,26 @@ function when(ms: number | undefined): string {
   return ms === undefined ? '?' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
 }
 
-/** Roots (no listed parent) in list order, each followed by its descendants, with their depth. */
-function nest(items: readonly SessionListItem[]): Array<{ item: SessionListItem; depth: number }> {
-  const byId = new Map(items.map((i) => [i.sessionId, i]))
-  const out: Array<{ item: SessionListItem; depth: number }> = []
-  const seen = new Set<string>()
-  const visit = (item: SessionListItem, depth: number): void => {
-    if (seen.has(item.sessionId)) return
-    seen.add(item.sessionId)
-    out.push({ item, depth })
-    for (const child of item.children) {
-      const c = byId.get(child)
-      if (c !== undefined) visit(c, depth + 1)
-    }
-  }
-  for (const item of items) if (item.parentSession === undefined || !byId.has(item.parentSession)) visit(item, 0)
-  for (const item of items) visit(item, 0)
-  return out
-}
-
 export function SessionPicker({ sessions, error, current, onOpen, onRefresh, onClose }: SessionPickerProps) {
-  const rows = useMemo(() => (sessions === null ? [] : nest(sessions)), [sessions])
+  const rows = useMemo(
+    () =>
+      sessions === null
+        ? []
+        : liveTreeRows(sessions).map((row) => ({
+            ...row,
+            detail: (
+              <>
+                <span className="text-muted">
+                  {row.item.cwd ?? 'no cwd'} · created {when(row.item.createdAt)} · written {when(row.item.mtimeMs)} ·{' '}
+                  {formatBytes(row.item.sizeBytes)} · {row.item.encoding}
+                  {row.item.turnOpen === true ? ' · ● turn open' : ''}
+                </span>
+                {row.item.headerError !== undefined ? <span className="text-danger">{row.item.headerError}</span> : null}
+              </>
+            ),
+          })),
+    [sessions],
+  )
   return (
     <div className="absolute inset-0 z-40 flex items-start justify-center bg-canvas/70 pt-16" role="dialog" aria-label="Sessions">
       <div
@@ -61,33 +62,15 @@ export function SessionPicker({ sessions, error, current, onOpen, onRefresh, onC
           </div>
         </header>
         {error !== null ? <p className="px-3 py-2 text-xs text-danger">Could not list sessions: {error}</p> : null}
-        <ul className="min-h-0 overflow-auto">
-          {rows.map(({ item, depth }) => (
-            <li key={item.path} className="border-b border-line">
-              <button
-                type="button"
-                className={`flex w-full flex-col items-start gap-0.5 px-3 py-1.5 text-left hover:bg-accent-soft ${item.sessionId === current ? 'bg-accent-soft' : ''}`}
-                style={{ paddingLeft: `${0.75 + depth * 1.25}rem` }}
-                onClick={() => onOpen(item.sessionId)}
-                data-testid="session-option"
-              >
-                <span className="font-mono text-xs">
-                  {depth > 0 ? '↳ ' : ''}
-                  {item.sessionId}
-                  {item.origin === 'subagent' ? <span className="ml-2 text-muted">subagent</span> : null}
-                  {item.turnOpen === true ? <span className="ml-2 text-user">● turn open</span> : null}
-                </span>
-                <span className="text-xs text-muted">
-                  {item.cwd ?? 'no cwd'} · created {when(item.createdAt)} · written {when(item.mtimeMs)} ·{' '}
-                  {formatBytes(item.sizeBytes)} · {item.encoding}
-                  {item.lastSeq !== null ? ` · last seq ${item.lastSeq}` : ''}
-                  {item.children.length > 0 ? ` · ${item.children.length} child session(s)` : ''}
-                </span>
-                {item.headerError !== undefined ? <span className="text-xs text-danger">{item.headerError}</span> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <SessionTree
+          rows={rows}
+          current={rows.find((r) => r.id === current)?.key ?? null}
+          optionTestId="session-option"
+          onOpen={(key) => {
+            const item = rows.find((r) => r.key === key)?.item
+            if (item !== undefined) onOpen(item.sessionId)
+          }}
+        />
       </div>
     </div>
   )

@@ -1,0 +1,93 @@
+/**
+ * Export from the current state: "Copy link" (the page URL with `#seq`/`#sel` of the cursor and selection, other hash
+ * parameters such as `#step` kept; a live link without its token) and "Save prefix" (the log through the cursor as a
+ * new plain session.jsonl, built in the worker by the core's `logPrefix`, downloaded as a Blob).
+ *
+ * Contract: `[data-testid=copy-link]` (after a click it carries `data-link`, the link copied);
+ * `[data-testid=save-prefix]` (after a save it carries `data-saved-seq` and `data-saved-events`).
+ */
+
+import { useState } from 'react'
+import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { deepLink, prefixFileName, withoutToken } from './deep-link.ts'
+
+const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
+
+export function ExportButtons() {
+  const store = useLensStoreApi()
+  const ready = useLensStore((s) => s.summary !== null && s.summary.length > 0 && s.cursor >= 0)
+  const [link, setLink] = useState<string | null>(null)
+  const [note, setNote] = useState<string | null>(null)
+  const [saved, setSaved] = useState<{ seq: number; events: number } | null>(null)
+
+  const copyLink = async (): Promise<void> => {
+    const s = store.getState()
+    const summary = s.summary
+    if (summary === null) return
+    const seqOf = async (index: number | null): Promise<number | null> => {
+      if (index === null || index < 0) return null
+      if (summary.seqIsIndex) return index
+      const [summaryOfIndex] = await store.client.query('summaries', { indices: [index] })
+      return summaryOfIndex?.seq ?? null
+    }
+    const url = deepLink(withoutToken(window.location.href), await seqOf(s.cursor), await seqOf(s.selected))
+    setLink(url)
+    try {
+      await navigator.clipboard.writeText(url)
+      setNote('Link copied')
+    } catch {
+      // No clipboard permission (an insecure origin, a denied prompt): show the link to copy by hand.
+      setNote(`Copy this link: ${url}`)
+    }
+  }
+
+  const savePrefix = async (): Promise<void> => {
+    const s = store.getState()
+    try {
+      const file = await store.client.query('log-prefix', { index: s.cursor })
+      const url = URL.createObjectURL(file.blob)
+      const a = document.createElement('a')
+      a.href = url
+      a.download = prefixFileName(s.sourceName, file.seq)
+      a.click()
+      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+      setSaved({ seq: file.seq, events: file.events })
+      setNote(`Saved ${file.events.toLocaleString('en-US')} events through seq ${file.seq}`)
+    } catch (error) {
+      setNote(`Could not save the prefix: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className={BUTTON}
+        disabled={!ready}
+        data-testid="copy-link"
+        data-link={link ?? undefined}
+        title="Copy a link to this cursor and selection"
+        onClick={() => void copyLink()}
+      >
+        Copy link
+      </button>
+      <button
+        type="button"
+        className={BUTTON}
+        disabled={!ready}
+        data-testid="save-prefix"
+        data-saved-seq={saved?.seq}
+        data-saved-events={saved?.events}
+        title="Save the log up to and including the cursor as a new session.jsonl (a minimal reproduction)"
+        onClick={() => void savePrefix()}
+      >
+        Save prefix
+      </button>
+      {note !== null ? (
+        <span className="max-w-72 truncate text-xs text-muted" role="status" title={note} data-testid="export-note">
+          {note}
+        </span>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,77 @@
+/**
+ * Top-bar controls for sessions that belong together: "Open sessions…" (several files or a `dsh-session-*.zip`),
+ * "Open folder…" (a directory, `webkitdirectory`), and "Sessions" to show the drawer once there is a bundle.
+ *
+ * Contract: hidden inputs `[data-testid=sessions-input]` (multiple) and `[data-testid=directory-input]`;
+ * `[data-testid=sessions-toggle]`.
+ */
+
+import { useRef } from 'react'
+import { useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { openBundle, useBundleStore } from './bundle-store.ts'
+import { sourcesFromFiles } from './collect-sources.ts'
+
+const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+
+export function SessionsControls() {
+  const lens = useLensStoreApi()
+  const files = useRef<HTMLInputElement>(null)
+  const folder = useRef<HTMLInputElement>(null)
+  const hasBundle = useBundleStore((s) => s.result !== null || s.scanning !== null)
+  const drawerOpen = useBundleStore((s) => s.drawerOpen)
+  const onPick = (input: HTMLInputElement): void => {
+    const picked = Array.from(input.files ?? [])
+    input.value = ''
+    if (picked.length > 0) openBundle(sourcesFromFiles(picked), lens)
+  }
+  return (
+    <>
+      <input
+        ref={files}
+        type="file"
+        multiple
+        data-testid="sessions-input"
+        accept=".jsonl,.zstd,.zip,application/zip"
+        className="hidden"
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(event) => onPick(event.currentTarget)}
+      />
+      <input
+        ref={(node) => {
+          folder.current = node
+          // React has no typed prop for it: set the attribute directly.
+          node?.setAttribute('webkitdirectory', '')
+        }}
+        type="file"
+        data-testid="directory-input"
+        className="hidden"
+        aria-hidden="true"
+        tabIndex={-1}
+        onChange={(event) => onPick(event.currentTarget)}
+      />
+      <button
+        type="button"
+        className={BUTTON}
+        onClick={() => files.current?.click()}
+        title="Open several logs or a dsh-session-*.zip export"
+      >
+        Open sessions…
+      </button>
+      <button type="button" className={BUTTON} onClick={() => folder.current?.click()} title="Open every log in a folder">
+        Open folder…
+      </button>
+      {hasBundle ? (
+        <button
+          type="button"
+          className={BUTTON}
+          data-testid="sessions-toggle"
+          aria-pressed={drawerOpen}
+          onClick={() => useBundleStore.getState().setDrawerOpen(!drawerOpen)}
+        >
+          Sessions
+        </button>
+      ) : null}
+    </>
+  )
+}

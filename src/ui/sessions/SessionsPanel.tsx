@@ -1,0 +1,109 @@
+/**
+ * The sessions drawer: the tree of the logs opened together (several files, a folder, a web-export zip), what was
+ * left out and why, and for the open session the events in it that started a child (each linked to the child).
+ * Opens by itself after a scan; the top bar's Sessions button toggles it.
+ *
+ * Contract: `[data-testid=sessions-panel]` with `data-state` (`scanning|ready|error`), the tree (see SessionTree),
+ * `[data-testid=child-link]` with `data-seq` (the parent's starting event) and `data-child-key` for each child of the
+ * open session, `[data-testid=sessions-skipped]` with `data-count`.
+ */
+
+import { useMemo } from 'react'
+import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { openSession, useBundleStore } from './bundle-store.ts'
+import { SessionTree, treeRows } from './SessionTree.tsx'
+
+const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+
+export function SessionsPanel() {
+  const lens = useLensStoreApi()
+  const generation = useLensStore((s) => s.loadGeneration)
+  const { result, scanning, error, active, drawerOpen, setDrawerOpen } = useBundleStore()
+  const rows = useMemo(() => (result === null ? [] : treeRows(result.tree, result.seeds)), [result])
+  if (!drawerOpen || (result === null && scanning === null && error === null)) return null
+  const current = active !== null && active.generation === generation ? active.key : null
+  const currentNode = current === null ? undefined : result?.tree.nodes.get(current)
+  const startedHere = (currentNode?.children ?? [])
+    .map((key) => ({ key, node: result?.tree.nodes.get(key) }))
+    .filter((c) => c.node !== undefined)
+  const state = scanning !== null ? 'scanning' : error !== null ? 'error' : 'ready'
+  return (
+    <aside
+      className="absolute top-10 bottom-16 left-0 z-30 flex w-[min(28rem,90vw)] flex-col border border-line bg-panel shadow-lg"
+      data-testid="sessions-panel"
+      data-state={state}
+      aria-label="Sessions"
+    >
+      <header className="flex items-center gap-2 border-b border-line bg-raised px-3 py-1.5">
+        <h2 className="text-sm font-semibold">Sessions</h2>
+        <span className="text-xs text-muted">
+          {scanning !== null ? `scanning ${scanning.done} of ${scanning.total}…` : `${rows.length} session(s)`}
+        </span>
+        <button type="button" className={`${BUTTON} ml-auto`} onClick={() => setDrawerOpen(false)}>
+          Close
+        </button>
+      </header>
+      {error !== null ? <p className="px-3 py-2 text-xs text-danger">{error}</p> : null}
+      <SessionTree
+        rows={rows}
+        current={current}
+        onOpen={(key) => openSession(key, lens)}
+        onJump={(key, seq) => openSession(key, lens, seq)}
+      />
+      {startedHere.length > 0 ? (
+        <section className="border-t border-line px-3 py-1.5 text-xs">
+          <h3 className="font-semibold">Children started in this session</h3>
+          <ul>
+            {startedHere.map(({ key, node }) => (
+              <li key={key} className="flex items-center gap-2">
+                {node?.start !== null && node?.start !== undefined ? (
+                  <button
+                    type="button"
+                    className="font-mono text-accent hover:underline"
+                    title="Move the cursor to the event that started it"
+                    onClick={() => openSession(current as string, lens, node.start?.parentSeq)}
+                  >
+                    #{node.start.parentSeq}
+                  </button>
+                ) : (
+                  <span className="text-muted">start not found</span>
+                )}
+                <span>→</span>
+                <button
+                  type="button"
+                  className="font-mono hover:underline"
+                  data-testid="child-link"
+                  data-seq={node?.start?.parentSeq ?? ''}
+                  data-child-key={key}
+                  onClick={() => openSession(key, lens)}
+                >
+                  {node?.id ?? key}
+                </button>
+                <span className="text-muted">
+                  {node?.kind}
+                  {node?.start?.heuristic === true ? ' · heuristic link' : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {result !== null && result.skipped.length > 0 ? (
+        <details
+          className="border-t border-line px-3 py-1.5 text-xs"
+          data-testid="sessions-skipped"
+          data-count={result.skipped.length}
+        >
+          <summary>{result.skipped.length} file(s) left out</summary>
+          <ul className="max-h-32 overflow-auto">
+            {result.skipped.map((s) => (
+              <li key={s.path}>
+                <span className="font-mono">{s.path}</span>: {s.why}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </aside>
+  )
+}
