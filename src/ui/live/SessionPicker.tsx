@@ -1,4 +1,4 @@
-/** The session picker of the Connect flow: the server's sessions, newest first, subagent children nested under their parent. */
+/** The session picker of the Connect flow: the server's sessions as the sessions tree (subagent children and forks under their parent). */
 
 import { useMemo } from 'react'
 import type { SessionListItem } from '../../live/protocol.ts'
