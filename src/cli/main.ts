@@ -18,6 +18,8 @@ const USAGE = `usage:
                                     companion server: the viewer plus live tailing over WebSocket
   lens generate-demo OUT            write the bundled demo session (JSONL) and its subagent logs beside it
   lens slice FILE --to SEQ          the log prefix through SEQ as a plain session.jsonl on standard output
+  lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]
+                                    full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input.`
 
 class UsageError extends Error {}
@@ -52,6 +54,14 @@ async function main(argv: string[]): Promise<number> {
         return await runSlice(rest)
       } catch (error) {
         throw error instanceof SliceUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'search': {
+      const { runSearch, SearchUsageError } = await import('./search-json.ts')
+      try {
+        return await runSearch(rest)
+      } catch (error) {
+        throw error instanceof SearchUsageError ? new UsageError(error.message) : error
       }
     }
     case 'serve': {

@@ -34,3 +34,11 @@ export { RepairTracker, type WouldSynthesize } from './projection/repair-closers
 export { LensLog, type LensLogOptions } from './session/lens-log.ts'
 export { logPrefix, type LogPrefix } from './export/log-prefix.ts'
 export * from './lineage/index.ts'
+export {
+  LogSearch,
+  compileMatcher,
+  MAX_MATCHES_PER_EVENT,
+  type SearchFilters,
+  type SearchMatch,
+  type IndexRange,
+} from './search/index.ts'

@@ -22,7 +22,7 @@ import { CompactionIndex, type ReplacementLink } from '../projection/compaction-
 import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
-import { RecordStore } from './record-store.ts'
+import { RecordStore, type RecordTextView } from './record-store.ts'
 
 export interface LensLogOptions {
   /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
@@ -209,6 +209,14 @@ export class LensLog {
         members: row === null ? 1 : Math.min(packedRowSize(row), last - this.records.firstIndexOf(r) + 1),
       }
     }
+  }
+
+  /**
+   * The stored records as text positions, read-only: full-text search scans the decoded text directly and
+   * parses only the records that contain a match (src/core/search).
+   */
+  get recordTexts(): RecordTextView {
+    return this.records
   }
 
   /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */

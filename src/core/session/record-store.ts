@@ -14,6 +14,12 @@ import { Int32Vector } from '../model/growable-array.ts'
 /** Parsed records recently asked for; rows are asked member by member, so this is what makes that cheap. */
 const RECORD_CACHE_SIZE = 256
 
+/** What readers outside the log may use: positions and text, never the mutators. */
+export type RecordTextView = Pick<
+  RecordStore,
+  'length' | 'isRow' | 'firstIndexOf' | 'lineOf' | 'text' | 'blockOf' | 'startOf' | 'endOf' | 'blockText'
+>
+
 export class RecordStore {
   private readonly blocks: string[] = []
   private readonly block = new Int32Vector(1024)
@@ -61,6 +67,24 @@ export class RecordStore {
   /** The record's text exactly as decoded. */
   text(record: number): string {
     return (this.blocks[this.block.get(record)] as string).slice(this.start.get(record), this.end.get(record))
+  }
+
+  /** Block (decoded text chunk) holding `record`, and the record's char range in it: for search's raw-text pass. */
+  blockOf(record: number): number {
+    return this.block.get(record)
+  }
+
+  startOf(record: number): number {
+    return this.start.get(record)
+  }
+
+  endOf(record: number): number {
+    return this.end.get(record)
+  }
+
+  /** A whole decoded block: records of one block are contiguous and in order, so a scan needs no per-record slice. */
+  blockText(block: number): string {
+    return this.blocks[block] as string
   }
 
   /** The parsed record, from the cache or parsed again from its text. */
