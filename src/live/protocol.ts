@@ -60,7 +60,17 @@ export interface SessionListItem {
 export type ResetReason = 'truncated' | 'replaced' | 'epoch-mismatch' | 'ahead-of-file' | 'recovered'
 
 export type ErrorCode =
-  'bad-request' | 'unsupported-protocol' | 'not-found' | 'forbidden' | 'corrupt' | 'too-many-subscriptions' | 'internal'
+  | 'bad-request'
+  | 'unsupported-protocol'
+  | 'not-found'
+  | 'forbidden'
+  | 'corrupt'
+  | 'too-many-subscriptions'
+  /** The peer let the socket's unread bytes sit above the high-water mark for too long: it is cut off. */
+  | 'slow-consumer'
+  /** A client message over MAX_CLIENT_MESSAGE_BYTES. */
+  | 'message-too-large'
+  | 'internal'
 
 export type ServerMessage =
   | {
@@ -116,4 +126,10 @@ export type ServerMessage =
       readonly code: ErrorCode
       readonly message: string
       readonly fatal: boolean
+      /** For `corrupt`: the 1-based plaintext line (header = 1) of the defect, when it has one. */
+      readonly line?: number
+      /** For `corrupt`: the byte offset in the file (zstd: of the frame; JSONL: of the line). */
+      readonly offset?: number
+      /** For `corrupt`: the core's diagnostic code (e.g. `line-invalid-json`, `zstd-frame-corrupt`). */
+      readonly diagnostic?: string
     }

@@ -20,7 +20,7 @@ function source(value: unknown): SourceRef | string {
   if (v['kind'] !== 'file') return 'source.kind must be "file" (this server has no host adapter)'
   if (typeof v['sessionId'] === 'string' && v['sessionId'].length <= 512) return { kind: 'file', sessionId: v['sessionId'] }
   if (typeof v['path'] === 'string' && v['path'].length <= 4096) return { kind: 'file', path: v['path'] }
-  return 'source needs a string sessionId or path'
+  return 'source must have a string sessionId or path'
 }
 
 function resumeEntry(value: unknown): ResumeEntry | string {
@@ -29,7 +29,8 @@ function resumeEntry(value: unknown): ResumeEntry | string {
   const src = source(v['source'])
   if (typeof src === 'string') return src
   if (typeof v['sub'] !== 'string' || !SUB_ID.test(v['sub'])) return 'resume[].sub must match [A-Za-z0-9._:-]{1,64}'
-  if (typeof v['epoch'] !== 'string' || !isSeq(v['lastSeq'])) return 'resume[] needs epoch (string) and lastSeq (integer >= -1)'
+  if (typeof v['epoch'] !== 'string' || !isSeq(v['lastSeq']))
+    return 'resume[] must have epoch (string) and lastSeq (integer >= -1)'
   const window = v['window']
   if (window !== undefined && !(typeof window === 'number' && Number.isSafeInteger(window) && window > 0))
     return 'window must be a positive integer'
@@ -47,7 +48,7 @@ export function parseClientMessage(text: string): Parsed {
   const v = value as Record<string, unknown>
   switch (v['type']) {
     case 'hello': {
-      if (typeof v['protocol'] !== 'number') return fail('hello needs a numeric protocol')
+      if (typeof v['protocol'] !== 'number') return fail('hello.protocol must be a number')
       const resume: ResumeEntry[] = []
       if (v['resume'] !== undefined) {
         if (!Array.isArray(v['resume']) || v['resume'].length > 32)
@@ -71,7 +72,7 @@ export function parseClientMessage(text: string): Parsed {
     case 'list':
       return typeof v['req'] === 'string' && v['req'].length <= 64
         ? { ok: true, message: { type: 'list', req: v['req'] } }
-        : fail('list needs a string req (<= 64 chars)')
+        : fail('list.req must be a string (<= 64 chars)')
     case 'subscribe': {
       if (typeof v['sub'] !== 'string' || !SUB_ID.test(v['sub'])) return fail('subscribe.sub must match [A-Za-z0-9._:-]{1,64}')
       const src = source(v['source'])
@@ -98,16 +99,16 @@ export function parseClientMessage(text: string): Parsed {
     case 'ack':
       return typeof v['sub'] === 'string' && isSeq(v['seq'])
         ? { ok: true, message: { type: 'ack', sub: v['sub'], seq: v['seq'] } }
-        : fail('ack needs sub and an integer seq')
+        : fail('ack must have a string sub and an integer seq')
     case 'unsubscribe':
       return typeof v['sub'] === 'string'
         ? { ok: true, message: { type: 'unsubscribe', sub: v['sub'] } }
-        : fail('unsubscribe needs sub')
+        : fail('unsubscribe.sub must be a string')
     case 'ping':
     case 'pong':
       return typeof v['t'] === 'number'
         ? { ok: true, message: { type: v['type'], t: v['t'] } }
-        : fail(`${v['type']} needs a numeric t`)
+        : fail(`${v['type']}.t must be a number`)
     default:
       return fail(`unknown message type ${JSON.stringify(v['type'])}`)
   }

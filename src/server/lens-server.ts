@@ -9,12 +9,12 @@ import { networkInterfaces } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { loadContentChecksum } from '../core/index.ts'
-import { MAX_CLIENT_MESSAGE_BYTES, STREAM_PATH } from '../live/protocol.ts'
+import { STREAM_PATH } from '../live/protocol.ts'
 import { PathGuard } from './path-guard.ts'
 import { checkHost, checkStreamUpgrade, newToken, selectProtocol, type TrustPolicy } from './request-trust.ts'
 import { SessionCatalog } from './session-catalog.ts'
 import { serveStatic } from './static-files.ts'
-import { StreamConnection, type ConnectionStats } from './stream-connection.ts'
+import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream-connection.ts'
 import type { SessionTail } from './session-tail.ts'
 import { TailRegistry } from './tail-registry.ts'
 
@@ -36,6 +36,21 @@ export interface LensServerOptions {
   readonly defaultWindow?: number
   readonly maxWindow?: number
   readonly ringBytes?: number
+  /** Open stream connections allowed from one remote address (default 16); more are refused with 429. */
+  readonly maxConnectionsPerPeer?: number
+  /** Subscriptions allowed on one connection (default 32); more get a non-fatal `too-many-subscriptions`. */
+  readonly maxSubscriptions?: number
+  /** A socket whose unread bytes stay above the high-water mark this long is cut off as a slow consumer (default 15 s). */
+  readonly stallMs?: number
+  /** One line per refusal or cut-off (serve prints them to stderr). */
+  readonly log?: (line: string) => void
+}
+
+/** A refusal or a cut-off, kept (the last 200) for diagnostics, the soak and tests. */
+export interface Incident {
+  readonly at: number
+  readonly peer: string
+  readonly what: string
 }
 
 export interface LensServer {
@@ -48,13 +63,23 @@ export interface LensServer {
   /** The URL to open in a browser, token included. */
   readonly viewerUrl: string
   connections(): ConnectionStats[]
+  /** Recent refusals and cut-offs, oldest first. */
+  incidents(): readonly Incident[]
   /** The files being followed right now (diagnostics, tests). */
   tails(): readonly SessionTail[]
   close(): Promise<void>
 }
 
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+}
+
 function refuse(socket: Duplex, status: number, message: string): void {
-  const reason = status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Bad Request'
+  const reason = STATUS_TEXT[status] ?? 'Bad Request'
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${message}\n`)
 }
 
@@ -96,6 +121,14 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     extraOrigins: options.allowOrigins ?? [],
   }
   const heartbeatMs = options.heartbeatMs ?? 10_000
+  const incidents: Incident[] = []
+  const note = (peer: string, what: string): void => {
+    incidents.push({ at: Date.now(), peer, what })
+    if (incidents.length > 200) incidents.shift()
+    options.log?.(`${new Date().toISOString()} ${peer} ${what}`)
+  }
+  const maxPerPeer = options.maxConnectionsPerPeer ?? 16
+  const perPeer = new Map<string, number>()
   const ctx = {
     registry,
     catalog,
@@ -111,12 +144,15 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     deadMs: options.deadMs ?? Math.max(30_000, heartbeatMs * 3),
     defaultWindow: options.defaultWindow ?? 2000,
     maxWindow: options.maxWindow ?? 20_000,
-    maxSubscriptions: 32,
+    maxSubscriptions: options.maxSubscriptions ?? 32,
+    stallMs: options.stallMs ?? 15_000,
+    note,
   }
 
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    // A hard cap well above the protocol limit: messages between the two get a clear reason from StreamConnection.
+    maxPayload: WS_MAX_PAYLOAD_BYTES,
     handleProtocols: selectProtocol,
     perMessageDeflate: false,
   })
@@ -139,14 +175,35 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   })
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    const peer = req.socket.remoteAddress ?? 'unknown'
+    const deny = (status: number, message: string): void => {
+      note(peer, `refused ${status}: ${message}`)
+      refuse(socket, status, message)
+    }
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== STREAM_PATH)
-      return refuse(socket, 404, `no WebSocket endpoint here; use ${STREAM_PATH}`)
+      return deny(404, `no WebSocket endpoint here; use ${STREAM_PATH}`)
     const verdict = checkStreamUpgrade(req, policy)
-    if (!verdict.ok) return refuse(socket, verdict.status, verdict.message)
+    if (!verdict.ok) return deny(verdict.status, verdict.message)
+    const open = perPeer.get(peer) ?? 0
+    if (open >= maxPerPeer) return deny(429, `too many connections from ${peer} (limit ${maxPerPeer})`)
+    // Counted from here, before the handshake completes, so a burst of upgrades cannot slip past the limit.
+    perPeer.set(peer, open + 1)
+    let counted = true
+    const uncount = (): void => {
+      if (!counted) return
+      counted = false
+      const n = (perPeer.get(peer) ?? 1) - 1
+      if (n <= 0) perPeer.delete(peer)
+      else perPeer.set(peer, n)
+    }
+    socket.once('close', uncount)
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new StreamConnection(ws, ctx)
+      const connection = new StreamConnection(ws, ctx, peer)
       connections.add(connection)
-      ws.on('close', () => connections.delete(connection))
+      ws.on('close', () => {
+        connections.delete(connection)
+        uncount()
+      })
     })
   })
 
@@ -173,6 +230,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     streamUrl,
     viewerUrl,
     connections: () => [...connections].map((c) => c.stats()),
+    incidents: () => [...incidents],
     tails: () => registry.list(),
     async close() {
       for (const c of connections) c.terminate()

@@ -4,6 +4,7 @@
  * with parent/child links. `*.tmp` materialization files are never listed.
  */
 
+import { constants } from 'node:fs'
 import { open, readdir, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { hasZstdMagic, judgeHeaderLine, type ContentChecksum } from '../core/index.ts'
@@ -30,8 +31,10 @@ const HEADER_READ_LIMIT = 1024 * 1024
 
 /** Read just enough of a log to decode its first line (zstd frame 1, or the first JSONL line). */
 export async function readHeader(path: string, checksum: ContentChecksum | undefined): Promise<HeaderFacts> {
-  const fh = await open(path, 'r')
+  // O_NONBLOCK and an fstat: a FIFO or device swapped in after the guard's check is refused, never read or waited on.
+  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
+    if (!(await fh.stat()).isFile()) return { encoding: 'jsonl', header: null, error: 'not a regular file' }
     let text: string | undefined
     let corrupt: string | undefined
     let reader: PlainLineReader | undefined

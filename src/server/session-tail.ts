@@ -5,7 +5,7 @@
  */
 
 import { createHash } from 'node:crypto'
-import { watch, type FSWatcher } from 'node:fs'
+import { constants, watch, type FSWatcher } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { hasZstdMagic, type ContentChecksum } from '../core/index.ts'
@@ -206,11 +206,17 @@ export class SessionTail {
     else if (this.identity !== null && st.size < this.readPos) await this.reset('truncated')
     if (this.identity === null) {
       try {
-        this.fh = await open(this.path, 'r')
+        // O_NONBLOCK: a path swapped for a FIFO after the guard's check must not hang a thread-pool thread on open.
+        this.fh = await open(this.path, constants.O_RDONLY | constants.O_NONBLOCK)
       } catch {
         return
       }
       const fst = await this.fh.stat()
+      if (!fst.isFile()) {
+        await this.closeFile()
+        this.markCorrupt('the path is no longer a regular file; nothing is read from it')
+        return
+      }
       this.identity = { dev: fst.dev, ino: fst.ino, birth: fst.birthtimeMs }
     }
     if (this.identity !== null && this.readPos > 0 && st.size > this.readPos && !(await this.seamIntact())) {

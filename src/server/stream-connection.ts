@@ -5,7 +5,14 @@
  */
 
 import type { WebSocket } from 'ws'
-import { PROTOCOL_VERSION, type ClientMessage, type ErrorCode, type ServerMessage, type SourceRef } from '../live/protocol.ts'
+import {
+  MAX_CLIENT_MESSAGE_BYTES,
+  PROTOCOL_VERSION,
+  type ClientMessage,
+  type ErrorCode,
+  type ServerMessage,
+  type SourceRef,
+} from '../live/protocol.ts'
 import { parseClientMessage } from './client-message.ts'
 import type { PathGuard } from './path-guard.ts'
 import type { SessionCatalog } from './session-catalog.ts'
@@ -24,7 +31,20 @@ export interface StreamContext {
   readonly defaultWindow: number
   readonly maxWindow: number
   readonly maxSubscriptions: number
+  /** Unread bytes above the high-water mark for this long: the peer is cut off as a slow consumer. */
+  readonly stallMs: number
+  /** Record a refusal or cut-off (the server's incident log). */
+  readonly note: (peer: string, what: string) => void
 }
+
+/**
+ * What `ws` itself accepts before closing with 1009 (no reason): far above the protocol's 64 KiB, so a message in
+ * between is read and refused with a clear `message-too-large`, and memory per message stays bounded.
+ */
+export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024
+
+/** After a fatal close, how long a peer gets to take the close frame before the socket is destroyed. */
+const CLOSE_GRACE_MS = 5_000
 
 export interface ConnectionStats {
   readonly bufferedAmount: number
@@ -38,21 +58,32 @@ export class StreamConnection implements SubscriptionHost {
   private readonly heartbeat: NodeJS.Timeout
   private retry: NodeJS.Timeout | undefined
   private closed = false
+  private stalledSince: number | undefined
 
   constructor(
     private readonly ws: WebSocket,
     private readonly ctx: StreamContext,
+    readonly peer = 'unknown',
   ) {
     ws.on('message', (data, isBinary) => {
       this.lastHeard = Date.now()
+      if (this.closed) return
       if (isBinary) return this.fatal('bad-request', 'binary frames are not part of dsh-viewer.v1')
+      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer | ArrayBuffer).byteLength
+      if (size > MAX_CLIENT_MESSAGE_BYTES) {
+        return this.fatal('message-too-large', `a ${size}-byte message exceeds the ${MAX_CLIENT_MESSAGE_BYTES}-byte limit`, 1009)
+      }
       void this.onText(data.toString())
     })
     ws.on('pong', () => {
       this.lastHeard = Date.now()
     })
     ws.on('close', () => this.dispose())
-    ws.on('error', () => this.dispose())
+    ws.on('error', (error) => {
+      // ws closes by itself here (e.g. 1009 over WS_MAX_PAYLOAD_BYTES); record why.
+      if (!this.closed) this.ctx.note(this.peer, `closed by ws: ${error.message}`)
+      this.dispose()
+    })
     this.heartbeat = setInterval(() => this.beat(), ctx.heartbeatMs)
     this.heartbeat.unref()
   }
@@ -86,6 +117,20 @@ export class StreamConnection implements SubscriptionHost {
     // ws exposes no drain event for bufferedAmount, so re-check on a short timer while anyone is blocked.
     this.retry ??= setTimeout(() => {
       this.retry = undefined
+      if (this.closed) return
+      if (this.ws.bufferedAmount > this.ctx.limits.highWaterBytes) {
+        // Still above the mark: a peer that has not read for stallMs is not slow but stuck; its buffer is freed.
+        this.stalledSince ??= Date.now()
+        const stalled = Date.now() - this.stalledSince
+        if (stalled >= this.ctx.stallMs) {
+          return this.fatal(
+            'slow-consumer',
+            `${this.ws.bufferedAmount} bytes unread for ${stalled} ms (limit ${this.ctx.stallMs} ms above ${this.ctx.limits.highWaterBytes} bytes): cut off; reconnect to resume`,
+          )
+        }
+      } else {
+        this.stalledSince = undefined
+      }
       for (const s of this.subs.values()) if (s.paused === 'backpressure') s.kick()
     }, 25)
   }
@@ -98,6 +143,7 @@ export class StreamConnection implements SubscriptionHost {
 
   private beat(): void {
     if (Date.now() - this.lastHeard > this.ctx.deadMs) {
+      this.ctx.note(this.peer, `terminated: silent for ${Date.now() - this.lastHeard} ms (limit ${this.ctx.deadMs} ms)`)
       this.terminate()
       return
     }
@@ -111,10 +157,14 @@ export class StreamConnection implements SubscriptionHost {
     this.send({ type: 'error', code, message, fatal: false, ...extra })
   }
 
-  private fatal(code: ErrorCode, message: string): void {
+  /** Say why, close with the code as the reason, and destroy the socket if the peer does not take the close. */
+  private fatal(code: ErrorCode, message: string, closeCode = 1008): void {
+    if (this.closed) return
+    this.ctx.note(this.peer, `closed ${closeCode} ${code}: ${message}`)
     this.send({ type: 'error', code, message, fatal: true })
-    this.ws.close(1008, code)
+    this.ws.close(closeCode, code)
     this.dispose()
+    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref()
   }
 
   private async onText(text: string): Promise<void> {
