@@ -127,6 +127,7 @@ export async function runServe(argv: string[]): Promise<void> {
       port: args.port,
       distDir,
       allowOrigins: args.allowOrigins,
+      log: (line) => process.stderr.write(`lens serve: ${line}\n`),
       ...(token === undefined ? {} : { token }),
     })
   } catch (error) {
