@@ -6,6 +6,7 @@ import { createLayoutSlice } from './slices/layout-slice.ts'
 import { createRowsSlice } from './slices/rows-slice.ts'
 import { createSelectionSlice } from './slices/selection-slice.ts'
 import { createSourceSlice } from './slices/source-slice.ts'
+import { createSearchSlice } from './slices/search-slice.ts'
 import type { LensState } from './slices/types.ts'
 import type { LensClient } from '../worker/worker-client.ts'
 
@@ -22,6 +23,7 @@ export function createLensStore(client: LensClient): LensStore {
     ...createSelectionSlice(client)(...a),
     ...createLayoutSlice(client)(...a),
     ...createRowsSlice(client)(...a),
+    ...createSearchSlice(client)(...a),
   }))
   return Object.assign(store, { client })
 }

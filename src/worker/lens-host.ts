@@ -5,6 +5,7 @@
 
 import { LensSession } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
+import { SearchQueries } from './search-query.ts'
 import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from './protocol.ts'
 
 /** Progress and live summaries go out at most this often, so a fast load does not flood the main thread. */
@@ -15,6 +16,7 @@ export type PostResponse = (message: LensResponse, transfer: Transferable[]) => 
 /** Build the handler for one worker (or in-thread host). `post` sends a response back. */
 export function createLensHost(post: PostResponse): (data: unknown) => void {
   const ready = LensSession.create()
+  const searches = new SearchQueries()
   let activeLoad = -1
   let live = false
   let fileLoad = false
@@ -118,6 +120,12 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
           break
         case 'index-of-seq':
           result = session.indexOfSeq(req.seq)
+          break
+        case 'search':
+          result = searches.start(session.lensLog, req.searchId, req.spec)
+          break
+        case 'search-more':
+          result = searches.more(session.lensLog, req.searchId)
           break
         case 'log-prefix':
           result = logPrefixFile(session.lensLog, req.index)

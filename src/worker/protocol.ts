@@ -157,6 +157,55 @@ export interface EventDetail {
   readonly diagnostics: readonly Diagnostic[]
 }
 
+/** A full-text search (src/core/search): the query and its filters (`null` / empty: no filter). */
+export interface SearchSpec {
+  readonly text: string
+  readonly regex: boolean
+  readonly types: readonly string[]
+  readonly turn: number | null
+  readonly step: number | null
+  readonly surfaceOnly: boolean
+}
+
+export interface SearchMatchRow {
+  readonly index: number
+  readonly seq: number | null
+  readonly type: string
+  /** JSON path of the matching string in the event (`data.message.content[0].text`). */
+  readonly path: string
+  readonly snippet: string
+  /** [start, end) of the match in `snippet`. */
+  readonly highlight: readonly [number, number]
+}
+
+/** One slice of a running search. The main thread asks for the next (`search-more`) until `done`. */
+export interface SearchBatch {
+  readonly searchId: number
+  /** This search is no longer the worker's current one (a newer query replaced it): drop the answer. */
+  readonly superseded: boolean
+  /** The log was replaced since the last slice: discard what is held, the search restarted on the new log. */
+  readonly restarted: boolean
+  /** The query does not compile (an invalid or unsafe regex), in one line; nothing else is set. */
+  readonly error: string | null
+  /** Matches new in this slice (none once `SEARCH_ROWS_MAX` were sent: `total` keeps counting). */
+  readonly matches: readonly SearchMatchRow[]
+  readonly total: number
+  /** Events scanned so far, of `length`. */
+  readonly scanned: number
+  readonly length: number
+  /** Every record stored so far was scanned; a live log that grows is searched on by the next `search-more`. */
+  readonly done: boolean
+  /** Event-index ranges (inclusive) during which a matching event was on the model surface, merged; capped. */
+  readonly visible: readonly { readonly from: number; readonly to: number }[]
+  /** Events regex mode did not read in full. */
+  readonly cutEvents: number
+}
+
+/** Result rows a search sends at most (the main thread holds no more); the count stays exact. */
+export const SEARCH_ROWS_MAX = 5000
+/** Visible ranges sent at most per slice. */
+export const SEARCH_VISIBLE_MAX = 2000
+
 type Envelope = { readonly v: typeof PROTOCOL_VERSION }
 type Query = Envelope & { readonly id: number }
 
@@ -178,6 +227,8 @@ export type LensRequest =
   | (Query & { readonly type: 'summaries'; readonly indices: readonly number[] })
   | (Query & { readonly type: 'detail'; readonly index: number; readonly cursor: number })
   | (Query & { readonly type: 'index-of-seq'; readonly seq: number })
+  | (Query & { readonly type: 'search'; readonly searchId: number; readonly spec: SearchSpec })
+  | (Query & { readonly type: 'search-more'; readonly searchId: number })
   | (Query & { readonly type: 'log-prefix'; readonly index: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
@@ -188,6 +239,8 @@ export interface QueryResults {
   summaries: readonly EventSummary[]
   detail: EventDetail | null
   'index-of-seq': number
+  search: SearchBatch
+  'search-more': SearchBatch
   'log-prefix': LogPrefixFile
 }
 
@@ -226,6 +279,8 @@ const REQUEST_TYPES = new Set([
   'detail',
   'index-of-seq',
   'log-prefix',
+  'search',
+  'search-more',
 ])
 const RESPONSE_TYPES = new Set(['progress', 'summary', 'load-failed', 'reply'])
 

@@ -62,6 +62,8 @@ export interface StepLimit {
   readonly maxRecords?: number
   /** Stop once `Date.now()` passes this. */
   readonly deadline?: number
+  /** Stop after the record that brings the slice's matches to this many. */
+  readonly maxMatches?: number
 }
 
 const CHECK_CLOCK_EVERY = 64
@@ -111,10 +113,11 @@ export class LogSearch {
     const texts = this.log.recordTexts
     this.ranges = this.turnRanges()
     const maxRecords = limit.maxRecords ?? Number.POSITIVE_INFINITY
+    const maxMatches = limit.maxMatches ?? Number.POSITIVE_INFINITY
     let work = 0
-    while (this.record < texts.length && work < maxRecords) {
-      if (limit.deadline !== undefined && ++work % CHECK_CLOCK_EVERY === 0 && Date.now() > limit.deadline) break
-      if (limit.deadline === undefined) work++
+    while (this.record < texts.length && work < maxRecords && out.length < maxMatches) {
+      work++
+      if (limit.deadline !== undefined && work % CHECK_CLOCK_EVERY === 0 && Date.now() > limit.deadline) break
       const r = this.record
       if (this.matcher.prefilter !== null && !(this.rowsAlways && texts.isRow(r))) {
         const hit = this.nextHit(r)

@@ -6,9 +6,10 @@ import type { LayoutSlice } from './layout-slice.ts'
 import type { RowsSlice } from './rows-slice.ts'
 import type { SelectionSlice } from './selection-slice.ts'
 import type { SourceSlice } from './source-slice.ts'
+import type { SearchSlice } from './search-slice.ts'
 import type { LensClient } from '../../worker/worker-client.ts'
 
-export type LensState = SourceSlice & CursorSlice & SelectionSlice & LayoutSlice & RowsSlice
+export type LensState = SourceSlice & CursorSlice & SelectionSlice & LayoutSlice & RowsSlice & SearchSlice
 
 /** A slice creator; `client` is the worker proxy (the data lives behind it, not in the store). */
 export type LensSliceCreator<T> = (client: LensClient) => StateCreator<LensState, [], [], T>

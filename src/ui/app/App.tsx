@@ -13,6 +13,7 @@ import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
 import { TopBar } from './TopBar.tsx'
+import { SearchPanel } from '../search/SearchPanel.tsx'
 import { handleDrop } from '../sessions/drop-sources.ts'
 import { SessionsPanel } from '../sessions/SessionsPanel.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
@@ -56,6 +57,7 @@ export function App() {
       onDrop={onDrop}
     >
       <TopBar />
+      <SearchPanel />
       <LiveConnect />
       <RejectBanner />
       <main ref={mainRef} className="flex min-h-0 flex-1 gap-0 border-b border-line">

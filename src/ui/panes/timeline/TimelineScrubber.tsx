@@ -9,6 +9,10 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import { selectCursor, selectSnapshot, selectSummary } from '../../../store/selectors.ts'
 import { scrubActionFor, type ScrubAction } from './scrub-keys.ts'
 import { indexAtPointer, markPositions } from './timeline-marks.ts'
+import { lifespanOf } from '../../shared/lifespan.ts'
+import { RangeRow } from './RangeRow.tsx'
+
+const NO_RANGES: readonly { from: number; to: number }[] = []
 
 /** Apply a key's cursor move to the store. */
 export function runScrubAction(state: LensState, action: ScrubAction): void {
@@ -47,6 +51,12 @@ export function TimelineScrubber() {
   const frame = useRef<number | null>(null)
   const pendingX = useRef(0)
   const last = (summary?.length ?? 0) - 1
+  const visible = useLensStore((s) => (s.searchResults?.error === null ? s.searchResults.visible : NO_RANGES))
+  const selectedSurface = useLensStore((s) => s.detail?.summary.surface ?? null)
+  const lifespan = useMemo(() => {
+    const span = lifespanOf(selectedSurface, last + 1)
+    return span === null ? NO_RANGES : [span]
+  }, [selectedSurface, last])
   const cursorSeq = summary?.seqIsIndex !== false || snapshot?.index !== cursor ? cursor : snapshot.seq
   const marks = useMemo(() => {
     if (summary === null) return { turns: [], replaces: [], diagnostics: [] }
@@ -122,6 +132,24 @@ export function TimelineScrubber() {
           </div>
           <MarkRow marks={marks.replaces} className="bg-warn" label="replace operations" />
           <MarkRow marks={marks.diagnostics} className="bg-danger" label="diagnostics" />
+          {visible.length > 0 ? (
+            <RangeRow
+              ranges={visible}
+              last={last}
+              className="bg-search"
+              label="search: a match on the model surface"
+              testId="search-visible"
+            />
+          ) : null}
+          {lifespan.length > 0 ? (
+            <RangeRow
+              ranges={lifespan}
+              last={last}
+              className="bg-lifespan"
+              label="selected entry on the model surface"
+              testId="lifespan-timeline"
+            />
+          ) : null}
         </div>
       </div>
       <div className="shrink-0 whitespace-nowrap text-right font-mono text-xs tabular-nums text-muted" aria-live="polite">

@@ -30,6 +30,7 @@ export function TranscriptPane() {
   const selectedFrom = useLensStore((s) => s.selectedFrom)
   // In a valid log seq === index, so a row whose summary is still on its way already knows its data-seq.
   const seqIsIndex = useLensStore((s) => s.summary?.seqIsIndex === true)
+  const length = useLensStore((s) => s.summary?.length ?? 0)
   useLensStore(selectCacheVersion)
   const cache = store.getState().cache
   const list = showLogOnly ? 'all' : 'messages'
@@ -75,7 +76,14 @@ export function TranscriptPane() {
         }}
         renderItem={(row) => {
           const ref = cache.row(list, row)
-          return <TranscriptRow rowRef={ref} summary={ref === undefined ? undefined : cache.summary(ref.index)} cursor={cursor} />
+          return (
+            <TranscriptRow
+              rowRef={ref}
+              summary={ref === undefined ? undefined : cache.summary(ref.index)}
+              cursor={cursor}
+              length={length}
+            />
+          )
         }}
         activeIndex={activeRow}
         onActivate={(row) => {

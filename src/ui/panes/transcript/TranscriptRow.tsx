@@ -3,14 +3,17 @@
 import type { EventSummary, TranscriptRowRef } from '../../../worker/protocol.ts'
 import { EntryBody } from '../../shared/EntryBody.tsx'
 import { TONE_TEXT, replaceRangeText, rowView } from '../../shared/row-view.ts'
+import { LifespanBar } from './LifespanBar.tsx'
 
 export interface TranscriptRowProps {
   readonly rowRef: TranscriptRowRef | undefined
   readonly summary: EventSummary | undefined
   readonly cursor: number
+  /** Events in the session, for the lifespan bar (absent: no bar). */
+  readonly length?: number
 }
 
-export function TranscriptRow({ rowRef, summary, cursor }: TranscriptRowProps) {
+export function TranscriptRow({ rowRef, summary, cursor, length }: TranscriptRowProps) {
   if (rowRef === undefined || summary === undefined) return <div className="h-10 px-2 py-2 text-muted">…</div>
   const view = rowView(summary, cursor, rowRef.span)
   const compact = summary.kind !== 'message'
@@ -35,6 +38,7 @@ export function TranscriptRow({ rowRef, summary, cursor }: TranscriptRowProps) {
         ))}
       </div>
       <EntryBody summary={summary} compact={compact} />
+      {length !== undefined ? <LifespanBar surface={summary.surface} length={length} cursor={cursor} /> : null}
     </div>
   )
 }
