@@ -26,11 +26,21 @@ export interface SplitLine {
   readonly invalidUtf8: boolean
   /** The line has no final newline (only ever the last line, from `finish`). */
   readonly torn: boolean
+  /**
+   * The line is longer than the splitter reads (`maxLineBytes`): its bytes were dropped and `text` is empty.
+   * JS strings stop near 2^29 characters, so a longer line cannot even be decoded; a bound well below that
+   * keeps a 13-byte zstd bomb or a runaway writer from exhausting a tab's memory.
+   */
+  readonly tooLong: boolean
+  /** For a `tooLong` line, its length in bytes (without the newline); 0 otherwise. */
+  readonly droppedBytes: number
 }
 
 export type LineHandler = (line: SplitLine) => void
 
 const NEWLINE = 0x0a
+/** Longest line read, in bytes; see `SplitLine.tooLong`. */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
 
@@ -47,8 +57,13 @@ export class LineSplitter {
   private carryBytes = 0
   private nextLine = 1
   private consumed = 0
+  /** The held line grew past `maxLineBytes`: its bytes are counted, not kept. */
+  private overflow = false
 
-  constructor(private readonly onLine: LineHandler) {}
+  constructor(
+    private readonly onLine: LineHandler,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
+  ) {}
 
   /** Total plaintext bytes pushed so far. */
   get bytes(): number {
@@ -94,9 +109,10 @@ export class LineSplitter {
 
   /** Emit every line of a block that ends with a newline, decoding it in one go. */
   private emitBlock(block: Uint8Array, offset: number): void {
-    const text = decodeStrict(block)
+    // A block larger than the line bound may hide a line over it: go line by line so `emit` applies the bound.
+    const text = block.length > this.maxLineBytes ? undefined : decodeStrict(block)
     if (text === undefined) {
-      // Rare: find the bad lines one by one so each gets its own diagnostic.
+      // Rare: find the bad (or oversized) lines one by one so each gets its own diagnostic.
       let lineStart = 0
       for (let nl = block.indexOf(NEWLINE); nl !== -1; nl = block.indexOf(NEWLINE, lineStart)) {
         this.emit(block.subarray(lineStart, nl), offset + lineStart, false)
@@ -117,6 +133,24 @@ export class LineSplitter {
   }
 
   private emit(bytes: Uint8Array, offset: number, torn: boolean): void {
+    if (this.overflow || bytes.length > this.maxLineBytes) {
+      const droppedBytes = this.overflow ? this.overflowBytes : bytes.length
+      this.overflow = false
+      this.onLine({
+        line: this.nextLine++,
+        offset,
+        text: '',
+        source: '',
+        start: 0,
+        end: 0,
+        crlf: false,
+        invalidUtf8: false,
+        torn,
+        tooLong: true,
+        droppedBytes,
+      })
+      return
+    }
     const strict = decodeStrict(bytes)
     const text = strict ?? lenientDecoder.decode(bytes)
     this.deliver(text, 0, text.length, offset, strict === undefined, torn)
@@ -125,17 +159,43 @@ export class LineSplitter {
   private deliver(source: string, start: number, end: number, offset: number, invalidUtf8: boolean, torn: boolean): void {
     const crlf = end > start && source.charCodeAt(end - 1) === 13
     if (crlf) end--
-    this.onLine({ line: this.nextLine++, offset, text: source.slice(start, end), source, start, end, crlf, invalidUtf8, torn })
+    this.onLine({
+      line: this.nextLine++,
+      offset,
+      text: source.slice(start, end),
+      source,
+      start,
+      end,
+      crlf,
+      invalidUtf8,
+      torn,
+      tooLong: false,
+      droppedBytes: 0,
+    })
   }
+
+  private overflowBytes = 0
 
   private hold(bytes: Uint8Array): void {
     if (bytes.length === 0) return
+    this.carryBytes += bytes.length
+    if (this.overflow || this.carryBytes > this.maxLineBytes) {
+      // Past the bound: count the bytes (offsets stay exact) but keep none of them.
+      this.overflow = true
+      this.overflowBytes = this.carryBytes
+      this.carry = []
+      return
+    }
     // Copy: callers (fzstd, file readers) may reuse the buffer after push returns.
     this.carry.push(bytes.slice())
-    this.carryBytes += bytes.length
   }
 
   private takeCarry(): Uint8Array {
+    if (this.overflow) {
+      // Nothing was kept; `emit` reports the line from `overflowBytes`.
+      this.carryBytes = 0
+      return new Uint8Array(0)
+    }
     const out = this.carry.length === 1 ? (this.carry[0] as Uint8Array) : new Uint8Array(this.carryBytes)
     if (this.carry.length > 1) {
       let at = 0

@@ -12,7 +12,7 @@
 import { SCANNER, ZSTD, HEADER } from '../model/harness-messages.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
 import type { LogEncoding, LogEvent, PackedRow, SessionHeader } from '../model/log-event.ts'
-import { LineSplitter, type SplitLine } from './line-splitter.ts'
+import { LineSplitter, MAX_LINE_BYTES, type SplitLine } from './line-splitter.ts'
 import { ScannerVerdict } from './scanner-verdict.ts'
 import { isPackedRowTag, packedRowSize, validatePackedRow } from './packed-rows.ts'
 import { judgeHeaderLine } from './session-header.ts'
@@ -52,6 +52,8 @@ export interface DecoderSink {
 export interface DecoderOptions {
   /** zstd content checksum; without it frames are decoded but not verified. */
   readonly checksum?: ContentChecksum
+  /** Longest line read (bytes); longer lines are a `line-too-long` defect. Default MAX_LINE_BYTES; tests lower it. */
+  readonly maxLineBytes?: number
 }
 
 export interface DecoderProgress {
@@ -86,7 +88,7 @@ export class SessionDecoder {
     private readonly sink: DecoderSink,
     private readonly options: DecoderOptions = {},
   ) {
-    this.splitter = new LineSplitter((line) => this.onLine(line))
+    this.splitter = new LineSplitter((line) => this.onLine(line), options.maxLineBytes ?? MAX_LINE_BYTES)
     this.scanner = new ScannerVerdict((d) => this.sink.diagnostic(d))
   }
 
@@ -190,6 +192,21 @@ export class SessionDecoder {
   }
 
   private onLine(line: SplitLine): void {
+    if (line.tooLong) {
+      this.emit(
+        'error',
+        'line-too-long',
+        line.line,
+        null,
+        `line ${line.line} is ${line.droppedBytes} bytes, more than dsh-lens reads in one line (${this.options.maxLineBytes ?? MAX_LINE_BYTES} bytes): skipped unparsed`,
+        line.offset,
+      )
+      if (!this.headerSeen) {
+        this.headerSeen = true
+        this.sink.header(null, line.line)
+      } else this.scanner.unparsable(line.line)
+      return
+    }
     if (line.invalidUtf8) {
       this.emit(
         'warning',

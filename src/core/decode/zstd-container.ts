@@ -86,7 +86,21 @@ class ByteQueue {
   }
 }
 
-type ScanState = { step: 'magic' } | { step: 'header'; checksum: boolean } | { step: 'blocks'; pos: number; checksum: boolean }
+/** RFC 8878 3.1.1.2.4: no block decompresses to more than 128 KiB. */
+const BLOCK_MAXIMUM_SIZE = 128 * 1024
+/** A torn final frame declaring more than this (and more than its blocks hold) is not decoded at all. */
+const TORN_FRAME_ALLOCATION_MAX = 256 * 1024 * 1024
+
+/**
+ * `declared` is the frame's Frame_Content_Size (-1 when absent); `bound` the most its blocks seen so far can
+ * decompress to. fzstd allocates (and returns) a buffer of the declared size whatever the blocks hold, so a
+ * 13-byte file declaring 512 MB would decode to 512 MB of zeros: a declared size the blocks cannot fill is a
+ * corrupt frame, refused before anything is allocated.
+ */
+type ScanState =
+  | { step: 'magic' }
+  | { step: 'header'; checksum: boolean }
+  | { step: 'blocks'; pos: number; checksum: boolean; declared: number; bound: number }
 
 export class ZstdContainer {
   private readonly queue = new ByteQueue()
@@ -115,8 +129,12 @@ export class ZstdContainer {
     if (this.failed || this.queue.end === this.frameStart) return
     const bytes = this.queue.take(this.frameStart, this.queue.end)
     const recovered: Uint8Array[] = []
+    const s = this.state
+    // The streaming decoder allocates a single-segment frame's declared size up front: a torn frame declaring far
+    // more than any append batch (and than its blocks can hold) is not worth a bomb-sized allocation.
+    const bomb = s.step === 'blocks' && s.declared > TORN_FRAME_ALLOCATION_MAX && s.declared > s.bound + BLOCK_MAXIMUM_SIZE
     try {
-      new Decompress((data) => void recovered.push(data)).push(bytes, false)
+      if (!bomb) new Decompress((data) => void recovered.push(data)).push(bytes, false)
     } catch {
       // A torn frame may end inside a block: keep what decoded before the damage.
     }
@@ -162,7 +180,9 @@ export class ZstdContainer {
         const dictSize = [0, 1, 2, 4][fhd & 3] as number
         const fcsSize = [single ? 1 : 0, 2, 4, 8][fcsFlag] as number
         const headerSize = 1 + (single ? 0 : 1) + dictSize + fcsSize
-        this.state = { step: 'blocks', pos: base + 4 + headerSize, checksum: (fhd & 0x04) !== 0 }
+        if (this.queue.end < base + 4 + headerSize) return
+        const declared = this.contentSize(base + 5 + (single ? 0 : 1) + dictSize, fcsSize)
+        this.state = { step: 'blocks', pos: base + 4 + headerSize, checksum: (fhd & 0x04) !== 0, declared, bound: 0 }
       } else {
         if (this.queue.end < s.pos + 3) return
         const b0 = this.queue.byteAt(s.pos)
@@ -175,27 +195,41 @@ export class ZstdContainer {
         }
         const size = header >>> 3
         const next = s.pos + 3 + (type === 1 ? 1 : size)
+        // Raw and RLE blocks decompress to exactly `size` bytes; a compressed block to at most 128 KiB.
+        const bound = s.bound + (type === 2 ? BLOCK_MAXIMUM_SIZE : size)
         if (!last) {
-          this.state = { step: 'blocks', pos: next, checksum: s.checksum }
+          this.state = { ...s, pos: next, bound }
           continue
         }
         const end = next + (s.checksum ? 4 : 0)
         if (this.queue.end < end) {
           // Remember progress so a slow writer is not rescanned from the frame start.
-          this.state = { step: 'blocks', pos: s.pos, checksum: s.checksum }
           return
         }
-        this.completeFrame(end, s.checksum)
+        this.completeFrame(end, s.checksum, s.declared > bound ? s.declared : -1)
       }
     }
   }
 
-  private completeFrame(end: number, hasChecksum: boolean): void {
+  /** Frame_Content_Size: `size` bytes little-endian at `pos` (2-byte form is offset by 256); -1 when absent. */
+  private contentSize(pos: number, size: number): number {
+    if (size === 0) return -1
+    let value = 0
+    for (let i = size - 1; i >= 0; i--) value = value * 256 + this.queue.byteAt(pos + i)
+    return size === 2 ? value + 256 : value
+  }
+
+  /** @param impossibleSize a declared content size larger than the blocks can hold, or -1 */
+  private completeFrame(end: number, hasChecksum: boolean, impossibleSize: number): void {
     const offset = this.frameStart
     const frame = this.queue.take(offset, end)
     this.frameStart = end
     this.state = { step: 'magic' }
     const index = this.frameIndex++
+    if (impossibleSize >= 0) {
+      this.corrupt(offset, `declared content size ${impossibleSize} is more than its blocks can hold`)
+      return
+    }
     let plaintext: Uint8Array
     try {
       plaintext = decompress(frame)

@@ -37,6 +37,7 @@ export type DiagnosticCode =
   | 'fold-violation'
   | 'derive-error'
   | 'open-turn'
+  | 'line-too-long'
 
 export interface Diagnostic {
   readonly severity: Severity

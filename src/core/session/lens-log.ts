@@ -29,6 +29,8 @@ export interface LensLogOptions {
   readonly checksum?: ContentChecksum
   /** Apply the harness's in-memory legacy upgrades (default true, as the harness's reader does). */
   readonly upgradeLegacy?: boolean
+  /** Longest line read, in bytes (default: the decoder's MAX_LINE_BYTES); tests lower it. */
+  readonly maxLineBytes?: number
 }
 
 /**
@@ -116,7 +118,10 @@ export class LensLog {
         record: (record) => this.ingest(record),
         diagnostic: (d) => this.diagnostics.push(d),
       },
-      options.checksum === undefined ? {} : { checksum: options.checksum },
+      {
+        ...(options.checksum === undefined ? {} : { checksum: options.checksum }),
+        ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+      },
     )
   }
 
