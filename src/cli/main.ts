@@ -20,6 +20,8 @@ const USAGE = `usage:
   lens slice FILE --to SEQ          the log prefix through SEQ as a plain session.jsonl on standard output
   lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]
                                     full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
+  lens request FILE --step T.S --json | --list --json
+                                    the request the harness built for a step and its diff with the previous step; or every step
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input.`
 
 class UsageError extends Error {}
@@ -54,6 +56,14 @@ async function main(argv: string[]): Promise<number> {
         return await runSlice(rest)
       } catch (error) {
         throw error instanceof SliceUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'request': {
+      const { runRequest, RequestUsageError } = await import('./request-json.ts')
+      try {
+        return await runRequest(rest)
+      } catch (error) {
+        throw error instanceof RequestUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

@@ -42,3 +42,4 @@ export {
   type SearchMatch,
   type IndexRange,
 } from './search/index.ts'
+export * from './request/index.ts'

@@ -86,6 +86,8 @@ export class LensLog {
   readonly turns = new TurnStructure()
   /** What the harness would append on its next open if the log ends inside a turn. */
   readonly repair = new RepairTracker()
+  /** Event indices of `request/header` events, in log order: the request view finds the header in force by binary search. */
+  readonly requestHeaders = new Int32Vector(16)
 
   private readonly decoder: SessionDecoder
   private readonly records = new RecordStore()
@@ -348,6 +350,7 @@ export class LensLog {
     this.previous = { index, event }
     this.compactions.observe(event, index)
     this.turns.observe(event, index)
+    if (event.type === 'request/header') this.requestHeaders.push(index)
     this.repair.observe(event)
     const kind = rowKindOf(event)
     if (kind === RowKind.ChunkRun) {

@@ -1,0 +1,6 @@
+/** Request reconstruction per step (issue 8 §1): what the harness sent at each step, and the diff with the step before. */
+
+export { stepRequest, stepList, firstMessageDifference, CACHE_WARNING_RATIO, CACHE_WARNING_MIN_TOKENS } from './step-request.ts'
+export type { StepRequestJson, StepListEntry, RequestDiff, RequestMessage, CacheWarning } from './step-request.ts'
+export { locateStep, findStepPosition, stepPositionAt, stepSpans, type LocatedStep, type RequestBoundary } from './step-locate.ts'
+export { canonicalHeader, headerChanges, toolNameDiff, PREFIX_FIELDS, type HeaderField } from './request-header.ts'
