@@ -1,13 +1,15 @@
 /**
- * `serve --demo`: a generated session written live into a private temp sessions root, one batch per
- * write window, so the viewer can be watched following a growing log without a running dsh. It writes
- * only below its own mkdtemp directory, never below the paths given to `serve`.
+ * `serve --demo`: the bundled demo session (the scripted one `npm run demo` writes) written live into a
+ * private temp sessions root, one batch per write window, so the viewer can be watched following a
+ * growing log without a running dsh; its subagent child sits beside it in the same project directory,
+ * as the harness stores children. It writes only below its own mkdtemp directory, never below the paths
+ * given to `serve`.
  */
 
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { batchText, headerLine, streamSession } from '../core/generate/index.ts'
+import { batchText, demoSessions, headerLine, toJsonl } from '../core/generate/index.ts'
 
 export interface DemoWriter {
   /** The sessions root to serve. */
@@ -15,14 +17,19 @@ export interface DemoWriter {
   stop(): Promise<void>
 }
 
-export async function startDemoWriter(intervalMs = 200, targetEvents = 40_000): Promise<DemoWriter> {
+export async function startDemoWriter(intervalMs = 200): Promise<DemoWriter> {
   const root = await mkdtemp(join(tmpdir(), 'dsh-lens-demo-'))
-  const stream = streamSession({ seed: Date.now() % 100_000, targetEvents, createdAt: Date.now(), hugeToolResultEvery: 0 })
-  const dir = join(root, '--demo--', stream.header.id)
+  const { parent, children } = demoSessions()
+  for (const child of children) {
+    const childDir = join(root, '--demo--', child.header.id)
+    await mkdir(childDir, { recursive: true })
+    await writeFile(join(childDir, 'session.jsonl'), toJsonl(child), { mode: 0o600 })
+  }
+  const dir = join(root, '--demo--', parent.header.id)
   await mkdir(dir, { recursive: true })
   const file = join(dir, 'session.jsonl')
-  await writeFile(file, headerLine(stream.header), { mode: 0o600 })
-  const batches = stream.batches[Symbol.iterator]()
+  await writeFile(file, headerLine(parent.header), { mode: 0o600 })
+  const batches = parent.batches[Symbol.iterator]()
   let stopped = false
   const loop = (async () => {
     while (!stopped) {
