@@ -35,7 +35,9 @@ test('search: type, results, Enter jumps the cursor, visible ranges on the timel
   const results = page.getByTestId('search-results')
   await expect(results).toHaveAttribute('data-done', 'true')
   await expect(results).toHaveAttribute('data-count', String(expected.total))
-  const seqs = await results.locator('[role=option][data-seq]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))))
+  const seqs = await results
+    .locator('[role=option][data-seq]')
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))))
   expect(seqs).toEqual(expected.matches.map((m) => m.seq))
   // The match is highlighted as a <mark> text span.
   await expect(results.locator('mark').first()).toHaveText(/^coding$/i)
@@ -51,9 +53,9 @@ test('search: type, results, Enter jumps the cursor, visible ranges on the timel
 
   const visible = page.getByTestId('search-visible')
   await expect(visible).toHaveAttribute('data-count', String(expected.visible.length))
-  const drawn = await visible.locator('[data-from]').evaluateAll((els) =>
-    els.map((e) => ({ from: Number(e.getAttribute('data-from')), to: Number(e.getAttribute('data-to')) })),
-  )
+  const drawn = await visible
+    .locator('[data-from]')
+    .evaluateAll((els) => els.map((e) => ({ from: Number(e.getAttribute('data-from')), to: Number(e.getAttribute('data-to')) })))
   expect(drawn).toEqual(expected.visible)
 
   // The selected result's event: its lifespan on the timeline equals the fold's entered / shadowed facts.
