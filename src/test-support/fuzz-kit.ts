@@ -174,3 +174,16 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out
 }
+
+/** The strict results a LensLog gives (the harness's answers before its first violation), in the oracle's shape. */
+export function strictResults(log: LensLog) {
+  const last = log.strictLength - 1
+  const first = log.fold.firstViolation
+  return {
+    nodes: log.surfaceSeqsAfter(last),
+    replacements: log
+      .replacementsAfter(last)
+      .map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: [...r.shadowedSeqs] })),
+    error: first === undefined ? null : { index: first.index, message: first.message },
+  }
+}

@@ -20,6 +20,7 @@ import {
   readAll,
   recordsKept,
   refusedRows,
+  strictResults as strict,
   type ByteMutation,
 } from '../../test-support/fuzz-kit.ts'
 import type { LensLog } from '../session/lens-log.ts'
@@ -30,18 +31,6 @@ const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegation
 /** Characters JSON.parse may see per plaintext byte (each line once at decode, once more on demand, the header
  * twice), plus a constant: a quadratic re-parse anywhere blows through it on the larger inputs. */
 const PARSE_BUDGET_PER_BYTE = 4
-
-function strict(log: LensLog) {
-  const last = log.strictLength - 1
-  const first = log.fold.firstViolation
-  return {
-    nodes: log.surfaceSeqsAfter(last),
-    replacements: log
-      .replacementsAfter(last)
-      .map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: [...r.shadowedSeqs] })),
-    error: first === undefined ? null : { index: first.index, message: first.message },
-  }
-}
 
 /** Every record kept: a body line that parses is a record unless it is a packed row that does not validate. */
 function expectEveryParsableLineKept(log: LensLog, plaintext: Uint8Array): void {

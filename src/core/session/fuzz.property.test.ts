@@ -13,7 +13,7 @@ import { loadContentChecksum } from '../decode/xxh64.ts'
 import { harnessVerdict } from '../../test-support/harness-oracle.ts'
 import { validLogArb } from '../../test-support/log-arbitrary.ts'
 import type { TestEvent } from '../../test-support/log-builder.ts'
-import { lineOracle, readAll, recordsKept, refusedRows } from '../../test-support/fuzz-kit.ts'
+import { lineOracle, readAll, recordsKept, refusedRows, strictResults as strict } from '../../test-support/fuzz-kit.ts'
 import { LensLog } from './lens-log.ts'
 
 const checksum = await loadContentChecksum()
@@ -21,18 +21,6 @@ const nonEmptyLogArb = validLogArb.filter((events) => events.length > 0)
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}'
 const encoder = new TextEncoder()
 const bytesOf = (lines: readonly string[]) => encoder.encode(lines.join('\n') + '\n')
-
-function strict(log: LensLog) {
-  const last = log.strictLength - 1
-  const first = log.fold.firstViolation
-  return {
-    nodes: log.surfaceSeqsAfter(last),
-    replacements: log
-      .replacementsAfter(last)
-      .map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: [...r.shadowedSeqs] })),
-    error: first === undefined ? null : { index: first.index, message: first.message },
-  }
-}
 
 function expectKeptAndHarness(log: LensLog, bytes: Uint8Array): void {
   const oracle = lineOracle(bytes)
