@@ -6,6 +6,7 @@
 import { DeriveOutcome, RowKind, deriveEventMessage, isRecord, rowKindOf, type LensLog, type LogEvent } from '../core/index.ts'
 import { chunkText, describeLogOnly, previewMessage } from './message-text.ts'
 import { PREVIEW_MAX_CHARS, type EventSummary, type ReplacementInfo, type RowKindName } from './protocol.ts'
+import { safeStringify } from './safe-json.ts'
 
 /** Chunk-run previews read at most this many members. */
 const CHUNK_PREVIEW_MEMBERS = 2000
@@ -44,7 +45,7 @@ export function summarizeEvent(
   const packed = log.isPacked(index)
   const base = { index, seq, line: log.lineOf(index), upgraded: log.isUpgraded(index), packed, span }
   if (!isRecord(event)) {
-    const text = clip(JSON.stringify(event) ?? String(event), PREVIEW_MAX_CHARS)
+    const text = clip(safeStringify(event) ?? String(event), PREVIEW_MAX_CHARS)
     return {
       ...base,
       type: '(not an object)',

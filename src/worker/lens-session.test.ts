@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { LensSession } from './lens-session.ts'
+import { TOO_DEEP_NOTE } from './safe-json.ts'
 
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
 const present = existsSync(FIXTURES)
@@ -136,6 +137,29 @@ describe('LensSession without fixtures', () => {
     expect(await session.loadBlob(new Blob([text]), () => false)).toBe(false)
     session.finish(true)
     expect(session.summary()).toMatchObject({ length: 0, cancelled: true, name: 'again.jsonl' })
+  })
+
+  it('shows an event nested deeper than JSON.stringify can print, in rows and in the inspector', async () => {
+    // JSON.parse takes 100,000 levels; JSON.stringify throws a RangeError on them.
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    const text = [
+      '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}',
+      `{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"},"deep":${deep}},"surfaceOp":"append"}`,
+      `{"type":"todo/write","seq":1,"time":0,"data":${deep}}`,
+      '',
+    ].join('\n')
+    const session = await LensSession.create()
+    session.begin('deep.jsonl', text.length)
+    session.push(new TextEncoder().encode(text))
+    session.finish()
+    expect(session.summary().length).toBe(2)
+    expect(() => session.summaries([0, 1])).not.toThrow()
+    for (const index of [0, 1]) {
+      const detail = session.detail(index, 1)
+      expect(detail).not.toBeNull()
+      expect(detail?.rawJson).toBe(TOO_DEEP_NOTE)
+    }
+    expect(session.summaries([0])[0]?.text).toBe('hi')
   })
 
   it('answers an empty log without throwing', async () => {

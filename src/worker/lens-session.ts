@@ -9,6 +9,7 @@
 import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
 import { KIND_NAMES, clip, summarizeEvent } from './event-summary.ts'
 import { EMPTY_LAYOUT, extendLayout, layoutReplacements, type ReplaceLayout } from './replace-layout.ts'
+import { safeStringify } from './safe-json.ts'
 import {
   DIAGNOSTICS_MAX,
   RAW_JSON_MAX_CHARS,
@@ -270,9 +271,9 @@ export class LensSession {
     const raw = log.isUpgraded(index) ? log.rawEvent(index) : undefined
     return {
       summary,
-      rawJson: clip(JSON.stringify(event, null, 2) ?? String(event), RAW_JSON_MAX_CHARS),
-      onDiskJson: raw === undefined ? null : clip(JSON.stringify(raw, null, 2) ?? String(raw), RAW_JSON_MAX_CHARS),
-      surfaceOp: event.surfaceOp === undefined ? null : JSON.stringify(event.surfaceOp),
+      rawJson: clip(safeStringify(event, 2) ?? String(event), RAW_JSON_MAX_CHARS),
+      onDiskJson: raw === undefined ? null : clip(safeStringify(raw, 2) ?? String(raw), RAW_JSON_MAX_CHARS),
+      surfaceOp: event.surfaceOp === undefined ? null : (safeStringify(event.surfaceOp) ?? null),
       sourceEventSeqs: sources,
       enteredSeq: node === -1 ? null : timeline.seqOf(node),
       shadowedAtSeq: summary.surface?.shadowedBySeq ?? null,

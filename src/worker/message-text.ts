@@ -5,6 +5,7 @@
 
 import { isRecord, type LogEvent } from '../core/index.ts'
 import { PREVIEW_MAX_CHARS, type ToolCallPreview } from './protocol.ts'
+import { safeStringify } from './safe-json.ts'
 
 export interface MessagePreview {
   text: string
@@ -39,7 +40,7 @@ function cap(text: string, max: number): string {
 
 function nestedText(content: unknown): string {
   if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return content === undefined ? '' : cap(JSON.stringify(content) ?? '', PREVIEW_MAX_CHARS)
+  if (!Array.isArray(content)) return content === undefined ? '' : cap(safeStringify(content) ?? '', PREVIEW_MAX_CHARS)
   return content
     .map((block) => {
       if (!isRecord(block)) return ''
@@ -100,9 +101,9 @@ export function describeLogOnly(event: LogEvent): string {
     case 'compaction/end':
       return `compaction ${String(data['compactionId'])}${typeof data['error'] === 'string' ? ` failed: ${data['error']}` : ''}`
     case 'compaction/prune':
-      return `prune ${JSON.stringify(data['shadowedSeqs'] ?? [])}`
+      return `prune ${safeStringify(data['shadowedSeqs'] ?? [])}`
     default:
-      return cap(JSON.stringify(event.data) ?? '', 300)
+      return cap(safeStringify(event.data) ?? '', 300)
   }
 }
 
