@@ -11,23 +11,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { zipSync } from 'fflate'
 import { expect, test, type Page } from '@playwright/test'
-import { expandPackedRow, isPackedRowTag, logPrefix, validatePackedRow } from '../src/core/index.ts'
+import { logPrefix } from '../src/core/index.ts'
 import { harnessVerdict } from '../src/test-support/harness-oracle.ts'
 import { fixtureBytes, openLog, screenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
+import { eventsOfJsonl as eventsOf } from '../src/test-support/expanded-events.ts'
 
 const enc = new TextEncoder()
-
-function eventsOf(jsonl: string): unknown[] {
-  return jsonl
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .flatMap((line): unknown[] => {
-      const v = JSON.parse(line) as Record<string, unknown>
-      return isPackedRowTag(v['type']) ? expandPackedRow(validatePackedRow(v, v['type'])) : [v]
-    })
-}
 
 /** A child log the way the harness writes one (format reference 5): seed, end-seed, descriptor, one turn. */
 async function childLog(o: {

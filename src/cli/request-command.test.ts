@@ -53,7 +53,7 @@ describe.runIf(fixturesAvailable())('lens request', () => {
       const result = lens(['request', file, '--step', step, '--json'])
       expect(result.code).toBe(2)
       expect(result.stdout).toBe('')
-      expect(result.stderr.trim().split('\n').length).toBeGreaterThanOrEqual(1)
+      expect(result.stderr.trim().split('\n')).toHaveLength(1)
       expect(result.stderr).toMatch(/^lens: /)
     }
   })

@@ -7,10 +7,10 @@
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { expandPackedRow, isPackedRowTag, validatePackedRow } from '../core/index.ts'
 import { harnessVerdict } from '../test-support/harness-oracle.ts'
 import { FIXTURE_DIR, fixturesAvailable } from '../test-support/shared-fixtures.ts'
 import type { FoldJson } from './fold-json.ts'
+import { eventsOfJsonl as eventsOf } from '../test-support/expanded-events.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
@@ -18,17 +18,6 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx')
 function lens(args: string[], input?: string) {
   const result = spawnSync(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 64 << 20 })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-
-function eventsOf(jsonl: string): unknown[] {
-  return jsonl
-    .trimEnd()
-    .split('\n')
-    .slice(1)
-    .flatMap((line): unknown[] => {
-      const v = JSON.parse(line) as Record<string, unknown>
-      return isPackedRowTag(v['type']) ? expandPackedRow(validatePackedRow(v, v['type'])) : [v]
-    })
 }
 
 describe.runIf(fixturesAvailable())('lens slice', () => {

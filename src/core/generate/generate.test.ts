@@ -2,7 +2,7 @@
 // with the replace shapes the demo must show and the chunk share of real sessions.
 import { describe, expect, it } from 'vitest'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import { expandPackedRow, LensLog, loadContentChecksum, type PackedRow } from '../index.ts'
+import { LensLog, loadContentChecksum } from '../index.ts'
 import {
   demoSessionJsonl,
   generatePreset,
@@ -12,17 +12,7 @@ import {
   type GeneratedEvent,
   type GeneratedSession,
 } from './index.ts'
-
-function expand(session: GeneratedSession): GeneratedEvent[] {
-  const out: GeneratedEvent[] = []
-  for (const batch of session.batches) {
-    for (const record of batch) {
-      if ('seq0' in record) out.push(...(expandPackedRow(record as PackedRow) as unknown as GeneratedEvent[]))
-      else out.push(record)
-    }
-  }
-  return out
-}
+import { expandGeneratedSession as expand } from '../../test-support/expanded-events.ts'
 
 async function lensLogOf(session: GeneratedSession): Promise<LensLog> {
   const log = new LensLog({ checksum: await loadContentChecksum() })

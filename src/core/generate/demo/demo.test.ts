@@ -2,23 +2,13 @@
 // is for (both compaction kinds incl. a nested one, a prune, /compact, max tokens, a failing then passing
 // test run) with a subagent child that links back to it.
 import { describe, expect, it } from 'vitest'
-import { expandPackedRow, LensLog, loadContentChecksum, type PackedRow } from '../../index.ts'
+import { LensLog, loadContentChecksum } from '../../index.ts'
 import { harnessVerdict } from '../../../test-support/harness-oracle.ts'
 import { toJsonl } from '../jsonl.ts'
 import type { GeneratedEvent, GeneratedSession } from '../types.ts'
 import { CALLERS_CHILD } from './conversation.ts'
 import { childPath, demoFiles, demoSessions } from './index.ts'
-
-function expand(session: GeneratedSession): GeneratedEvent[] {
-  const out: GeneratedEvent[] = []
-  for (const batch of session.batches) {
-    for (const record of batch) {
-      if ('seq0' in record) out.push(...(expandPackedRow(record as PackedRow) as unknown as GeneratedEvent[]))
-      else out.push(record)
-    }
-  }
-  return out
-}
+import { expandGeneratedSession as expand } from '../../../test-support/expanded-events.ts'
 
 type Data = Record<string, unknown> & { message?: { content: { type: string; text?: string; content?: { text: string }[] }[] } }
 const dataOf = (e: GeneratedEvent): Data => e.data as Data
