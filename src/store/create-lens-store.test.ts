@@ -56,6 +56,30 @@ describe('createLensStore', () => {
     store.client.dispose()
   })
 
+  it('drops an open lifespan from the row cache when a live replace shadows it, and fetches it again', async () => {
+    const store = createLensStore(createInThreadClient())
+    const feed = store.getState().startLiveFeed('live')
+    feed.append(HEADER + user(0) + user(1) + user(2))
+    await until(store, (s) => s.summary?.length === 3 && s.snapshot?.index === 2)
+    store.getState().ensureTranscriptRows('messages', 0, 3)
+    await until(store, (s) => s.cache.summary(0) !== undefined)
+    expect(store.getState().cache.summary(0)?.surface?.shadowedAtIndex).toBeNull()
+    const replace = {
+      type: 'user/message',
+      seq: 3,
+      time: 3,
+      data: { id: 'c', role: 'user', content: [{ type: 'text', text: 'summary' }], source: { kind: 'user' } },
+      surfaceOp: { op: 'replace', start: 0, end: 1 },
+      sourceEventSeqs: [0, 1],
+    }
+    feed.append(`${JSON.stringify(replace)}\n`)
+    // The pane did not scroll: the store itself asks again for the window it last showed.
+    const s = await until(store, (s) => s.cache.summary(0)?.surface?.shadowedAtIndex === 3)
+    expect(s.cache.summary(1)?.surface?.shadowedAtIndex).toBe(3)
+    expect(s.cache.summary(2)?.surface?.shadowedAtIndex).toBeNull()
+    store.client.dispose()
+  })
+
   it('publishes only the snapshot for the latest cursor of a burst', async () => {
     const store = createLensStore(createInThreadClient())
     let text = HEADER

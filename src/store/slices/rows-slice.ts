@@ -10,16 +10,22 @@ export interface RowsSlice {
   cacheVersion: number
   ensureTranscriptRows: (list: TranscriptList, from: number, to: number) => void
   ensureSummaries: (indices: readonly number[]) => void
+  /** Fetch again what the panes last asked for, after the cache dropped entries they may still show. */
+  refetchVisible: () => void
 }
 
 export const createRowsSlice: LensSliceCreator<RowsSlice> = (client) => (set, get) => {
   const inFlightRows = new Set<string>()
   const inFlightSummaries = new Set<number>()
   const bump = (): void => set((s) => ({ cacheVersion: s.cacheVersion + 1 }))
+  // The windows last asked for: a pane whose window did not move does not ask again by itself.
+  const lastRows: Partial<Record<TranscriptList, readonly [number, number]>> = {}
+  let lastSummaries: readonly number[] = []
   return {
     cache: new RowCache(),
     cacheVersion: 0,
     ensureTranscriptRows: (list, from, to) => {
+      lastRows[list] = [from, to]
       const { cache } = get()
       let first = from
       while (first < to && (cache.hasRow(list, first) || inFlightRows.has(`${list}:${first}`))) first++
@@ -42,6 +48,7 @@ export const createRowsSlice: LensSliceCreator<RowsSlice> = (client) => (set, ge
         })
     },
     ensureSummaries: (indices) => {
+      lastSummaries = indices
       const { cache } = get()
       const missing = indices.filter((i) => !cache.hasSummary(i) && !inFlightSummaries.has(i))
       if (missing.length === 0) return
@@ -56,6 +63,12 @@ export const createRowsSlice: LensSliceCreator<RowsSlice> = (client) => (set, ge
         })
         .catch((error: unknown) => console.error(error))
         .finally(() => missing.forEach((i) => inFlightSummaries.delete(i)))
+    },
+    refetchVisible: () => {
+      for (const [list, range] of Object.entries(lastRows) as [TranscriptList, readonly [number, number]][])
+        get().ensureTranscriptRows(list, range[0], range[1])
+      get().ensureSummaries(lastSummaries)
+      bump()
     },
   }
 }

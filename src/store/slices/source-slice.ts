@@ -61,6 +61,9 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
         get().cache.forgetFrom('all', Math.max(0, (get().snapshot?.allRowCount ?? 1) - 1))
         get().cache.forgetFrom('messages', Math.max(0, (get().snapshot?.messageRowCount ?? 1) - 1))
       }
+      // A replacement that arrived since may have shadowed an entry whose cached lifespan was still open.
+      const replaced = previous !== null && summary.replacements.length > previous.replacements.length
+      if (replaced && get().cache.forgetOpenLifespans() > 0) queueMicrotask(() => get().refetchVisible())
       set({ summary, loadState, loadError, live: get().live && !summary.final })
       if (wasAtEnd || get().cursor < 0) get().setCursor(summary.length - 1)
       else get().setCursor(get().cursor)
