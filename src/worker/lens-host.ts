@@ -6,6 +6,7 @@
 import { LensSession } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
 import { SearchQueries } from './search-query.ts'
+import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from './step-request-query.ts'
 import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from './protocol.ts'
 
 /** Progress and live summaries go out at most this often, so a fast load does not flood the main thread. */
@@ -129,6 +130,15 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
           break
         case 'log-prefix':
           result = logPrefixFile(session.lensLog, req.index)
+          break
+        case 'step-request':
+          result = stepRequestAnswer(session.lensLog, req.target, req.have)
+          break
+        case 'step-list':
+          result = stepListAnswer(session.lensLog)
+          break
+        case 'step-request-json':
+          result = stepRequestJsonText(session.lensLog, req.turn, req.step)
           break
       }
       post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: true, result }, transfer)

@@ -9,6 +9,7 @@
 
 import type { Diagnostic, LogEncoding, ReplacementKind, SessionHeader } from '../core/index.ts'
 import type { ReplaceLayout } from './replace-layout.ts'
+import type { StepListAnswer, StepRequestAnswer, StepRequestJsonText, StepTarget } from './step-request-query.ts'
 
 /** Bumped whenever a message shape changes; both sides refuse a mismatch. */
 export const PROTOCOL_VERSION = 2
@@ -230,6 +231,9 @@ export type LensRequest =
   | (Query & { readonly type: 'search'; readonly searchId: number; readonly spec: SearchSpec })
   | (Query & { readonly type: 'search-more'; readonly searchId: number })
   | (Query & { readonly type: 'log-prefix'; readonly index: number })
+  | (Query & { readonly type: 'step-request'; readonly target: StepTarget; readonly have: string | null })
+  | (Query & { readonly type: 'step-list' })
+  | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -242,6 +246,9 @@ export interface QueryResults {
   search: SearchBatch
   'search-more': SearchBatch
   'log-prefix': LogPrefixFile
+  'step-request': StepRequestAnswer
+  'step-list': StepListAnswer
+  'step-request-json': StepRequestJsonText
 }
 
 /** The log prefix through a cursor as a new plain session.jsonl (`logPrefix` of the core), built in the worker. */
@@ -279,6 +286,9 @@ const REQUEST_TYPES = new Set([
   'detail',
   'index-of-seq',
   'log-prefix',
+  'step-request',
+  'step-list',
+  'step-request-json',
   'search',
   'search-more',
 ])
