@@ -1,11 +1,12 @@
 /** The turn/step/compaction script: writes a session the way the agent loop and compaction plugins do. */
 
+import { AssistantStream } from './assistant-stream.ts'
 import { Batcher } from './batcher.ts'
 import type { ResolvedOptions } from './options.ts'
 import { Rng } from './prng.ts'
 import { SurfaceTracker, type TrackedNode } from './surface-tracker.ts'
-import { sentence, splitDeltas, TOOL_NAMES, tokens, toolArguments, toolOutput } from './vocabulary.ts'
-import type { GeneratedBatch, GeneratedHeader } from './types.ts'
+import { sentence, TOOL_NAMES, tokens, toolArguments, toolOutput } from './vocabulary.ts'
+import type { GeneratedBatch, GeneratedHeader, ToolResultData } from './types.ts'
 
 const PROVIDER = 'deepseek'
 const MODELS = ['deepseek-chat', 'deepseek-reasoner'] as const
@@ -26,19 +27,6 @@ interface PruneCandidate {
   readonly seq: number
   readonly bytes: number
   readonly data: ToolResultData
-}
-
-interface ToolResultData {
-  readonly turn: number
-  readonly step: number
-  readonly message: {
-    readonly id: string
-    readonly role: 'user'
-    readonly content: readonly [
-      { readonly type: 'tool-result'; readonly toolCallId: string; readonly content: unknown; readonly isError: boolean },
-    ]
-    readonly source: { readonly kind: 'tool'; readonly callId: string }
-  }
 }
 
 export class SessionScript {
@@ -187,30 +175,13 @@ export class SessionScript {
     const rng = this.rng
     const log = this.log
     log.advance(rng.int(300, 2_500)) // time to first token
-    const chunkSeqs: number[] = []
-    const content: unknown[] = []
-    const ends: unknown[] = []
-    let index = 0
-    const chunk = (c: unknown): void => {
-      chunkSeqs.push(log.append('assistant/chunk', { turn, step, chunk: c }))
-    }
-    const stream = (kind: 'reasoning' | 'text', count: number): void => {
-      const blockIndex = index++
-      chunk({ type: 'block-start', index: blockIndex, blockType: kind })
-      const parts = tokens(rng, count)
-      for (const text of parts) {
-        log.advance(this.tokenGap())
-        chunk({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: blockIndex, text })
-      }
-      const block = { type: kind, text: parts.join('') }
-      content.push(block)
-      ends.push({ type: 'block-end', index: blockIndex, block })
-    }
-    stream('reasoning', rng.logNormal(this.o.reasoningTokens, 0.7, 3, 20 * this.o.reasoningTokens))
+    const out = new AssistantStream(log, turn, step, () => this.tokenGap())
+    out.block('reasoning', tokens(rng, rng.logNormal(this.o.reasoningTokens, 0.7, 3, 20 * this.o.reasoningTokens)))
     const calls: ToolCallPlan[] = []
-    if (final) stream('text', rng.logNormal(this.o.textTokens, 0.6, 3, 10 * this.o.textTokens))
+    if (final) out.block('text', tokens(rng, rng.logNormal(this.o.textTokens, 0.6, 3, 10 * this.o.textTokens)))
     else {
-      if (rng.chance(0.3)) stream('text', rng.logNormal(Math.ceil(this.o.textTokens / 8), 0.5, 2, this.o.textTokens))
+      if (rng.chance(0.3))
+        out.block('text', tokens(rng, rng.logNormal(Math.ceil(this.o.textTokens / 8), 0.5, 2, this.o.textTokens)))
       const n = rng.chance(0.8) ? 1 : rng.int(2, 3)
       for (let k = 0; k < n; k++) {
         const name = rng.pick(TOOL_NAMES)
@@ -220,32 +191,23 @@ export class SessionScript {
           args: toolArguments(rng, name),
         }
         calls.push(call)
-        const blockIndex = index++
-        chunk({ type: 'block-start', index: blockIndex, blockType: 'tool-call' })
-        for (const argumentsDelta of splitDeltas(rng, call.args)) {
-          log.advance(this.tokenGap())
-          chunk({ type: 'tool-call-delta', index: blockIndex, id: call.id, name, argumentsDelta })
-        }
-        const block = { type: 'tool-call', id: call.id, name, arguments: call.args }
-        content.push(block)
-        ends.push({ type: 'block-end', index: blockIndex, block })
+        out.toolCall(rng, call.id, name, call.args)
       }
     }
     log.advance(rng.int(0, 30))
-    for (const end of ends) chunk(end)
-    const usage = { inputTokens: rng.int(2_000, 90_000), outputTokens: chunkSeqs.length, cacheReadTokens: rng.int(0, 60_000) }
-    chunk({ type: 'usage', usage })
-    chunk({ type: 'finish', reason: { kind: calls.length > 0 ? 'tool-calls' : 'stop' } })
+    out.endBlocks()
+    const usage = { inputTokens: rng.int(2_000, 90_000), outputTokens: out.chunkSeqs.length, cacheReadTokens: rng.int(0, 60_000) }
+    out.finish(usage, calls.length > 0)
     const message = {
       id: rng.uuid(),
       role: 'assistant',
-      content,
+      content: out.content,
       source: { kind: 'model', provider: PROVIDER, model: this.model },
     }
     const messageSeq = log.append(
       'assistant/message',
       { turn, step, message, usage },
-      this.o.chunkSources ? chunkSeqs : [],
+      this.o.chunkSources ? out.chunkSeqs : [],
       'append',
     )
     const unit = this.surface.newUnit()

@@ -42,3 +42,17 @@ export interface GeneratedSession {
   /** Logical event count (packed members counted one by one). */
   readonly eventCount: number
 }
+
+/** A `tool/result` event's data as both generators write it. */
+export interface ToolResultData {
+  readonly turn: number
+  readonly step: number
+  readonly message: {
+    readonly id: string
+    readonly role: 'user'
+    readonly content: readonly [
+      { readonly type: 'tool-result'; readonly toolCallId: string; readonly content: unknown; readonly isError: boolean },
+    ]
+    readonly source: { readonly kind: 'tool'; readonly callId: string }
+  }
+}

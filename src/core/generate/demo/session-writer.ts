@@ -6,11 +6,11 @@
  */
 
 import { estimateTokens } from '../../model/token-estimate.ts'
+import { AssistantStream } from '../assistant-stream.ts'
 import { Batcher } from '../batcher.ts'
 import { Rng } from '../prng.ts'
 import { SurfaceTracker, type TrackedNode } from '../surface-tracker.ts'
-import type { GeneratedBatch, GeneratedHeader, GeneratedSession } from '../types.ts'
-import { splitDeltas } from '../vocabulary.ts'
+import type { GeneratedBatch, GeneratedHeader, ToolResultData, GeneratedSession } from '../types.ts'
 import type { ChildSpec, CompactionSpec, ModelStepSpec, PruneSpec, ToolCallSpec, ToolSchema, TurnSpec } from './script-types.ts'
 
 export const PROVIDER = 'deepseek-official'
@@ -33,19 +33,6 @@ export interface WriterSetup {
 export interface WrittenSession {
   readonly session: GeneratedSession
   readonly children: readonly WrittenSession[]
-}
-
-interface ToolResultData {
-  readonly turn: number
-  readonly step: number
-  readonly message: {
-    readonly id: string
-    readonly role: 'user'
-    readonly content: readonly [
-      { readonly type: 'tool-result'; readonly toolCallId: string; readonly content: unknown; readonly isError: boolean },
-    ]
-    readonly source: { readonly kind: 'tool'; readonly callId: string }
-  }
 }
 
 /** Model output as a BPE-like token stream: a word with its leading whitespace, long words in pieces. */
@@ -210,50 +197,32 @@ export class DemoSessionWriter {
     const rng = this.rng
     const log = this.log
     log.advance(rng.int(500, 2_200)) // time to first token
-    const chunkSeqs: number[] = []
-    const content: unknown[] = []
-    const ends: unknown[] = []
-    let index = 0
+    const out = new AssistantStream(log, turn, step, () => this.tokenGap())
     let outputTokens = 0
-    const chunk = (c: unknown): void => {
-      chunkSeqs.push(log.append('assistant/chunk', { turn, step, chunk: c }))
-    }
-    const stream = (kind: 'reasoning' | 'text', text: string): void => {
-      const blockIndex = index++
-      chunk({ type: 'block-start', index: blockIndex, blockType: kind })
+    const prose = (kind: 'reasoning' | 'text', text: string): void => {
       const parts = proseTokens(text)
-      for (const part of parts) {
-        log.advance(this.tokenGap())
-        chunk({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', index: blockIndex, text: part })
-      }
+      out.block(kind, parts, text)
       outputTokens += parts.length
-      const block = { type: kind, text }
-      content.push(block)
-      ends.push({ type: 'block-end', index: blockIndex, block })
     }
-    stream('reasoning', spec.reasoning)
+    prose('reasoning', spec.reasoning)
     const reasoningTokens = outputTokens
-    if (spec.text !== undefined) stream('text', spec.text)
+    if (spec.text !== undefined) prose('text', spec.text)
     const calls = (spec.calls ?? []).map((call) => ({ ...call, id: this.callId(), args: JSON.stringify(call.args) }))
     for (const call of calls) {
-      const blockIndex = index++
-      chunk({ type: 'block-start', index: blockIndex, blockType: 'tool-call' })
-      for (const argumentsDelta of splitDeltas(rng, call.args)) {
-        log.advance(this.tokenGap())
-        chunk({ type: 'tool-call-delta', index: blockIndex, id: call.id, name: call.name, argumentsDelta })
-      }
+      out.toolCall(rng, call.id, call.name, call.args)
       outputTokens += Math.ceil(call.args.length / 4)
-      const block = { type: 'tool-call', id: call.id, name: call.name, arguments: call.args }
-      content.push(block)
-      ends.push({ type: 'block-end', index: blockIndex, block })
     }
     log.advance(rng.int(0, 20))
-    for (const end of ends) chunk(end)
+    out.endBlocks()
     const usage = this.requestUsage(outputTokens, reasoningTokens)
-    chunk({ type: 'usage', usage })
-    chunk({ type: 'finish', reason: { kind: calls.length > 0 ? 'tool-calls' : 'stop' } })
-    const message = { id: rng.uuid(), role: 'assistant', content, source: { kind: 'model', provider: PROVIDER, model: MODEL } }
-    const seq = log.append('assistant/message', { turn, step, message, usage }, chunkSeqs, 'append')
+    out.finish(usage, calls.length > 0)
+    const message = {
+      id: rng.uuid(),
+      role: 'assistant',
+      content: out.content,
+      source: { kind: 'model', provider: PROVIDER, model: MODEL },
+    }
+    const seq = log.append('assistant/message', { turn, step, message, usage }, out.chunkSeqs, 'append')
     const unit = this.surface.newUnit()
     this.surfaceAppend(seq, unit, message, 'assistant')
     if (spec.text !== undefined) this.lastText = spec.text
