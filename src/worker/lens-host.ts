@@ -3,6 +3,7 @@
  * each inbound message is parsed once by `parseRequest`, then dispatched to the `LensSession`.
  */
 
+import { contextSeriesAnswer } from './context-series-query.ts'
 import { LensSession } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
 import { SearchQueries } from './search-query.ts'
@@ -140,6 +141,12 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         case 'step-request-json':
           result = stepRequestJsonText(session.lensLog, req.turn, req.step)
           break
+        case 'context-series': {
+          const { answer, transfer: buffers } = contextSeriesAnswer(session.contextSeries(), req)
+          transfer.push(...buffers)
+          result = answer
+          break
+        }
       }
       post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: true, result }, transfer)
     } catch (error) {

@@ -7,6 +7,7 @@
  */
 
 import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
+import { ContextSeries } from '../core/series/context-series.ts'
 import { KIND_NAMES, clip, summarizeEvent } from './event-summary.ts'
 import { EMPTY_LAYOUT, extendLayout, layoutReplacements, type ReplaceLayout } from './replace-layout.ts'
 import { safeStringify } from './safe-json.ts'
@@ -60,6 +61,8 @@ export class LensSession {
   private layout: ReplaceLayout = EMPTY_LAYOUT
   private layoutIsFull = true
   private fullLayoutAt = 0
+  /** The context chart's series: made on the first `context-series` query, then extended on every push. */
+  private series: ContextSeries | null = null
 
   private constructor(private readonly checksum: ContentChecksum) {
     this.log = new LensLog({ checksum })
@@ -90,10 +93,13 @@ export class LensSession {
     this.layout = EMPTY_LAYOUT
     this.layoutIsFull = true
     this.fullLayoutAt = 0
+    this.series = null
   }
 
   push(bytes: Uint8Array): void {
     this.log.push(bytes)
+    // Incremental: folds in only the surface nodes this chunk added (a live log is followed, never rebuilt).
+    this.series?.update(this.log)
   }
 
   /** End of input; `cancelled` marks a load stopped early (what parsed so far stays inspectable). */
@@ -116,6 +122,13 @@ export class LensSession {
       this.push(bytes)
     }
     return onSlice()
+  }
+
+  /** The context series, up to date with every event stored so far (built once, then only extended). */
+  contextSeries(): ContextSeries {
+    this.series ??= new ContextSeries()
+    this.series.update(this.log)
+    return this.series
   }
 
   progress(): LoadProgress {

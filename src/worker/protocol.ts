@@ -8,6 +8,7 @@
  */
 
 import type { Diagnostic, LogEncoding, ReplacementKind, SessionHeader } from '../core/index.ts'
+import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series-query.ts'
 import type { ReplaceLayout } from './replace-layout.ts'
 import type { StepListAnswer, StepRequestAnswer, StepRequestJsonText, StepTarget } from './step-request-query.ts'
 
@@ -234,6 +235,7 @@ export type LensRequest =
   | (Query & { readonly type: 'step-request'; readonly target: StepTarget; readonly have: string | null })
   | (Query & { readonly type: 'step-list' })
   | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
+  | (Query & { readonly type: 'context-series' } & ContextSeriesArgs)
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -249,6 +251,7 @@ export interface QueryResults {
   'step-request': StepRequestAnswer
   'step-list': StepListAnswer
   'step-request-json': StepRequestJsonText
+  'context-series': ContextSeriesAnswer
 }
 
 /** The log prefix through a cursor as a new plain session.jsonl (`logPrefix` of the core), built in the worker. */
@@ -289,6 +292,7 @@ const REQUEST_TYPES = new Set([
   'step-request',
   'step-list',
   'step-request-json',
+  'context-series',
   'search',
   'search-more',
 ])

@@ -1,0 +1,112 @@
+/**
+ * Worker side of the context chart (issue 8 §4): the core's `ContextSeries` for the loaded log, cut down by
+ * `downsampleContext` to the chart's pixel width and x range. The series itself lives in `LensSession` and is
+ * extended as events arrive (live logs too); this file only shapes one answer. Every array in the answer is
+ * freshly allocated per query, so the host transfers their buffers instead of copying them.
+ */
+
+import type { ContextSeries } from '../core/series/context-series.ts'
+import { downsampleContext, removedTokens } from '../core/series/downsample-context.ts'
+import type { ReplacementKind } from '../core/index.ts'
+
+/** Widest view a query may ask for (buckets); a chart is never wider than a few thousand pixels. */
+export const CONTEXT_WIDTH_MAX = 16384
+/** Markers sent at most per answer (the chart draws one line each; more than this is one blur). */
+export const CONTEXT_MARKERS_MAX = 5000
+
+/** One compaction or prune as the chart draws it. */
+export interface ContextMarkerRow {
+  readonly index: number
+  readonly seq: number
+  readonly kind: ReplacementKind
+  /** Tokens it removed as drawn: the logged `shadowedTokenCount` when there is one, else our estimate. */
+  readonly removed: number
+  /** Which of the two `removed` is. */
+  readonly removedSource: 'logged' | 'estimated'
+  readonly loggedTokens: number | null
+  readonly estimatedTokens: number
+  readonly shadowedCount: number
+}
+
+export interface ContextSeriesAnswer {
+  /** Events folded into the series so far (the chart's `data-points`). */
+  readonly events: number
+  /** The view: events `from..from+points-1`, `bucketSize` events per bucket, `x[b]` = first event of bucket b. */
+  readonly from: number
+  readonly points: number
+  readonly bucketSize: number
+  readonly x: Float64Array
+  readonly messagesMin: Float64Array
+  readonly messagesMax: Float64Array
+  readonly tokensMin: Float64Array
+  readonly tokensMax: Float64Array
+  /** Logged usage per bucket (largest step in it); NaN where no step logged one. */
+  readonly input: Float64Array
+  readonly output: Float64Array
+  readonly cacheRead: Float64Array
+  readonly cacheWrite: Float64Array
+  /** Tokens removed by the bucket's replacements; NaN where none. */
+  readonly removed: Float64Array
+  readonly markers: readonly ContextMarkerRow[]
+  /** Markers in range (the list is capped at `CONTEXT_MARKERS_MAX`). */
+  readonly markerCount: number
+  readonly usageSteps: number
+}
+
+/** Arguments of the `context-series` query: pixel width, and the event range (null: the whole log). */
+export interface ContextSeriesArgs {
+  readonly width: number
+  readonly from: number | null
+  readonly to: number | null
+}
+
+/** The `context-series` query over an up-to-date series; `transfer` lists the buffers the answer owns. */
+export function contextSeriesAnswer(
+  series: ContextSeries,
+  args: ContextSeriesArgs,
+): { answer: ContextSeriesAnswer; transfer: ArrayBuffer[] } {
+  const width = Math.max(1, Math.min(CONTEXT_WIDTH_MAX, Math.trunc(Number.isFinite(args.width) ? args.width : 1)))
+  const view = downsampleContext(series, width, args.from ?? 0, args.to ?? series.events)
+  const markers = view.markers.slice(0, CONTEXT_MARKERS_MAX).map((m): ContextMarkerRow => ({
+    index: m.index,
+    seq: m.seq,
+    kind: m.kind,
+    removed: removedTokens(m),
+    removedSource: m.loggedTokens === null ? 'estimated' : 'logged',
+    loggedTokens: m.loggedTokens,
+    estimatedTokens: m.estimatedTokens,
+    shadowedCount: m.shadowedCount,
+  }))
+  const answer: ContextSeriesAnswer = {
+    events: series.events,
+    from: view.from,
+    points: view.points,
+    bucketSize: view.bucketSize,
+    x: view.x,
+    messagesMin: view.messagesMin,
+    messagesMax: view.messagesMax,
+    tokensMin: view.tokensMin,
+    tokensMax: view.tokensMax,
+    input: view.input,
+    output: view.output,
+    cacheRead: view.cacheRead,
+    cacheWrite: view.cacheWrite,
+    removed: view.removed,
+    markers,
+    markerCount: view.markers.length,
+    usageSteps: view.usageSteps,
+  }
+  const arrays = [
+    answer.x,
+    answer.messagesMin,
+    answer.messagesMax,
+    answer.tokensMin,
+    answer.tokensMax,
+    answer.input,
+    answer.output,
+    answer.cacheRead,
+    answer.cacheWrite,
+    answer.removed,
+  ]
+  return { answer, transfer: arrays.map((a) => a.buffer as ArrayBuffer) }
+}
