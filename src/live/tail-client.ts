@@ -36,6 +36,19 @@ export type LiveStatus = 'connecting' | 'connected' | 'reconnecting' | 'reset' |
 /** What a `snapshot` message says about a (re)sync, without the envelope. */
 export type SnapshotInfo = Omit<Extract<ServerMessage, { type: 'snapshot' }>, 'type' | 'sub'>
 
+/**
+ * An `error` as handlers see it. For `corrupt` with `fatal: false` the stream goes on: `line`/`offset`/`diagnostic`
+ * say where the defect is (the defective lines themselves arrive in the appends, for the log's own decoder to mark).
+ */
+export interface StreamError {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly fatal?: boolean
+  readonly line?: number
+  readonly offset?: number
+  readonly diagnostic?: string
+}
+
 export interface AppendBatch {
   readonly fromSeq: number
   readonly toSeq: number
@@ -51,7 +64,7 @@ export interface SubscriptionHandlers {
   onReset(reason: ResetReason): void
   onLive?(lastSeq: number): void
   onWriterStatus?(status: Extract<ServerMessage, { type: 'status' }>): void
-  onError?(error: { code: ErrorCode; message: string }): void
+  onError?(error: StreamError): void
 }
 
 export interface TailClientOptions {
@@ -66,7 +79,7 @@ export interface TailClientOptions {
   /** Credit window per subscription, in events. */
   readonly window?: number
   onStatus?(status: LiveStatus, detail?: string): void
-  onError?(error: { code: ErrorCode; message: string; sub?: string }): void
+  onError?(error: StreamError & { sub?: string }): void
 }
 
 export interface LiveSubscription {
@@ -313,7 +326,14 @@ export class TailClient {
         return
       case 'error': {
         const s = message.sub === undefined ? undefined : this.subs.get(message.sub)
-        const error = { code: message.code, message: message.message }
+        const error: StreamError = {
+          code: message.code,
+          message: message.message,
+          fatal: message.fatal,
+          ...(message.line === undefined ? {} : { line: message.line }),
+          ...(message.offset === undefined ? {} : { offset: message.offset }),
+          ...(message.diagnostic === undefined ? {} : { diagnostic: message.diagnostic }),
+        }
         if (s !== undefined) s.handlers.onError?.(error)
         this.options.onError?.({ ...error, ...(message.sub === undefined ? {} : { sub: message.sub }) })
         if (message.req !== undefined) {

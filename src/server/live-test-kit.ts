@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
-import { TailClient, type LiveStatus, type WebSocketLike } from '../live/tail-client.ts'
+import { TailClient, type LiveStatus, type StreamError, type WebSocketLike } from '../live/tail-client.ts'
 
 export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -135,6 +135,8 @@ export class Follower {
   statuses: LiveStatus[] = []
   violations: string[] = []
   errors: string[] = []
+  /** Every `error` for the subscription, fields included (line/offset/diagnostic for defects). */
+  streamErrors: StreamError[] = []
 
   constructor(url: string, token: string, source: { sessionId: string } | { path: string }, window?: number) {
     this.client = new TailClient({
@@ -165,6 +167,7 @@ export class Follower {
           this.lines.push(...batch.lines)
           this.lastSeq = batch.toSeq
         },
+        onError: (e) => this.streamErrors.push(e),
         onReset: () => {
           this.resets++
           this.lines = []
@@ -177,8 +180,12 @@ export class Follower {
 
   /** What this follower holds, decoded by the core exactly as the browser would. */
   async events(): Promise<string[]> {
-    const text = [this.headerLine ?? '', ...this.lines].join('\n') + '\n'
-    return eventsOf(new TextEncoder().encode(text))
+    return eventsOf(this.bytes())
+  }
+
+  /** What this follower holds as the JSONL text the viewer's worker is fed. */
+  bytes(): Uint8Array {
+    return new TextEncoder().encode([this.headerLine ?? '', ...this.lines].join('\n') + '\n')
   }
 
   close(): void {

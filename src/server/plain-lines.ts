@@ -2,9 +2,11 @@
  * Container bytes in, complete plaintext lines out, from any resumable offset: a zstd frame start or a
  * JSONL line start. Built on the core's ZstdContainer and LineSplitter; a frame still being written and
  * a line without its newline are held, never emitted, because `finish()` is deliberately never called.
+ * A damaged frame whose extent is still known (bad content, a record cut at its end) is reported and stepped
+ * over; only a defect that loses the framing itself (bad magic, reserved bits) stops the reader.
  */
 
-import { LineSplitter, ZstdContainer, type ContentChecksum } from '../core/index.ts'
+import { LineSplitter, ZstdContainer, type ContentChecksum, type DiagnosticCode } from '../core/index.ts'
 
 export interface PlainLine {
   readonly text: string
@@ -12,12 +14,27 @@ export interface PlainLine {
   readonly resumeAt: number
   /** True for the first line of a zstd frame or any JSONL line: a place the index may point at. */
   readonly resumable: boolean
+  /** 1-based plaintext line number counted from the reader's start (the file's line number when it starts at 0). */
+  readonly line: number
+}
+
+export interface ReaderDefect {
+  readonly diagnostic: DiagnosticCode
+  readonly message: string
+  /** File offset of the damaged frame (zstd) or line. */
+  readonly offset: number
+  /** Whether lines were lost (a corrupt frame, whose offset is then a place reading can restart at). */
+  readonly loses: boolean
+  /** Whether reading can restart at `offset` and see the same lines (not when a record from before runs into it). */
+  readonly restartable: boolean
 }
 
 export interface PlainLineSink {
   line(line: PlainLine): void
-  /** A structural defect: nothing after it can be trusted, so the caller stops reading. */
-  corrupt(message: string): void
+  /** A damaged stretch that was stepped over (its lines are lost); reading goes on after it. */
+  defect(defect: ReaderDefect): void
+  /** A structural defect: nothing after it can be framed, so the caller stops reading. */
+  corrupt(message: string, diagnostic: DiagnosticCode, offset: number): void
 }
 
 export class PlainLineReader {
@@ -27,6 +44,8 @@ export class PlainLineReader {
   private firstInFrame = false
   private failed = false
   private fed = 0
+  private lines = 0
+  private continues = false
 
   constructor(
     readonly encoding: 'zstd' | 'jsonl',
@@ -35,30 +54,37 @@ export class PlainLineReader {
     private readonly sink: PlainLineSink,
     checksum: ContentChecksum | undefined,
   ) {
-    this.splitter = new LineSplitter((line) => {
-      if (this.failed) return
-      if (encoding === 'zstd') {
-        const resumable = this.firstInFrame
-        this.firstInFrame = false
-        this.sink.line({ text: line.text, resumeAt: this.frameStart, resumable })
-      } else {
-        this.sink.line({ text: line.text, resumeAt: this.base + line.offset, resumable: true })
-      }
-    })
+    this.splitter = this.newSplitter()
     if (encoding === 'zstd') {
       this.zstd = new ZstdContainer(
         {
           frame: (plaintext, _index, offset) => {
             if (this.failed) return
             this.frameStart = this.base + offset
-            this.firstInFrame = true
+            // A frame that continues the previous frame's last record is no place to restart reading.
+            this.firstInFrame = !this.continues
             this.splitter.push(plaintext)
-            // The harness writes whole records per frame; a record spilling over a frame boundary is corruption.
-            if (this.splitter.pendingBytes > 0) this.fail(`zstd frame at byte ${this.frameStart} ends inside a JSONL record`)
+            // The harness writes whole records per frame; a record spilling over a frame boundary is a defect.
+            // As in the core's decoder, the record is still joined with the next frame's start; nothing is lost.
+            this.continues = this.splitter.pendingBytes > 0
+            if (this.continues) {
+              this.sink.defect({
+                diagnostic: 'zstd-torn-record',
+                message: `zstd frame at byte ${this.frameStart} ends inside a JSONL record (line ${this.lines + 1}); it is joined with the next frame`,
+                offset: this.frameStart,
+                loses: false,
+                restartable: false,
+              })
+            }
           },
           tornFrame: () => undefined,
           diagnostic: (d) => {
-            if (d.severity === 'error') this.fail(d.message)
+            if (d.severity !== 'error' || this.failed) return
+            const offset = this.base + (d.offset ?? 0)
+            // A corrupt frame's extent is known from its block headers: skip it and go on with the next frame.
+            if (d.code === 'zstd-frame-corrupt')
+              this.sink.defect({ diagnostic: d.code, message: d.message, offset, loses: true, restartable: !this.continues })
+            else this.fail(d.message, d.code, offset)
           },
         },
         checksum,
@@ -87,9 +113,23 @@ export class PlainLineReader {
     else this.splitter.push(bytes)
   }
 
-  private fail(message: string): void {
+  private newSplitter(): LineSplitter {
+    return new LineSplitter((line) => {
+      if (this.failed) return
+      const n = ++this.lines
+      if (this.encoding === 'zstd') {
+        const resumable = this.firstInFrame
+        this.firstInFrame = false
+        this.sink.line({ text: line.text, resumeAt: this.frameStart, resumable, line: n })
+      } else {
+        this.sink.line({ text: line.text, resumeAt: this.base + line.offset, resumable: true, line: n })
+      }
+    })
+  }
+
+  private fail(message: string, diagnostic: DiagnosticCode, offset: number): void {
     if (this.failed) return
     this.failed = true
-    this.sink.corrupt(message)
+    this.sink.corrupt(message, diagnostic, offset)
   }
 }

@@ -51,6 +51,10 @@ export async function readHeader(path: string, checksum: ContentChecksum | undef
           line: (line) => {
             text ??= line.text
           },
+          // A damaged first frame is as bad as a broken one here: the header is in it.
+          defect: (defect) => {
+            corrupt ??= defect.message
+          },
           corrupt: (message) => {
             corrupt = message
           },

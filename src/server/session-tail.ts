@@ -2,6 +2,8 @@
  * Follows one session log on disk, shared by every subscription to it: a stat poll decides (fs.watch only
  * hurries it), only complete frames and lines are accepted, a shrink or a new inode/device is a reset,
  * and a sparse {byteStart, firstSeq} index plus a bounded ring of recent records let cursors seek anywhere.
+ * A defect in the middle (a bad line, a corrupt frame, missing seqs) is recorded and stepped over: the records
+ * after it keep flowing. Only a defect that loses the zstd framing stops reading (until a reset).
  */
 
 import { createHash } from 'node:crypto'
@@ -11,7 +13,8 @@ import { dirname } from 'node:path'
 import { hasZstdMagic, type ContentChecksum } from '../core/index.ts'
 import type { ResetReason } from '../live/protocol.ts'
 import { PlainLineReader, type PlainLine } from './plain-lines.ts'
-import { parseRecordLine, type RecordLine } from './record-line.ts'
+import { RecordAssembler, type Defect } from './record-assembler.ts'
+import { recordBytes, startSeqOf, type RecordLine } from './record-line.ts'
 
 export interface TailOptions {
   readonly pollMs: number
@@ -39,6 +42,8 @@ export interface IndexEntry {
 const JSONL_INDEX_SPACING = 64 * 1024
 // Bytes just before the read position, re-checked on growth to catch an in-place rewrite that did not shrink.
 const SEAM_BYTES = 32
+/** Defects kept (and told to subscribers) per file generation; later ones are only counted. */
+const MAX_DEFECTS = 100
 
 export class SessionTail {
   headerLine: string | null = null
@@ -47,7 +52,13 @@ export class SessionTail {
   headSeq = -1
   turnOpen = false
   missing = false
+  /** Set when reading stopped at a defect that loses the framing (the zstd container cannot go on). */
   corrupt: string | undefined
+  /** Defects stepped over, in file order (the first MAX_DEFECTS), and how many there were in all. */
+  defects: Defect[] = []
+  defectTotal = 0
+  /** The structural defect that stopped reading, with its offset and code. */
+  halt: Defect | undefined
   sizeBytes = 0
   mtimeMs = 0
   /** Completed polls, so tests can wait for "the server has looked N more times". */
@@ -58,6 +69,7 @@ export class SessionTail {
   private fh: FileHandle | null = null
   private identity: { dev: number; ino: number; birth: number } | null = null
   private reader: PlainLineReader | null = null
+  private assembler: RecordAssembler | null = null
   private readPos = 0
   private index: IndexEntry[] = []
   private ring: RecordLine[] = []
@@ -70,7 +82,6 @@ export class SessionTail {
   private again = false
   private stopped = false
   private grewThisPoll = false
-  private lineCount = 0
   private seam = new Uint8Array(0)
 
   constructor(
@@ -120,7 +131,7 @@ export class SessionTail {
   /** First seq still held in memory (Infinity when the ring is empty). */
   get ringFirstSeq(): number {
     const first = this.ring[this.ringHead]
-    return first === undefined ? Infinity : first.firstSeq
+    return first === undefined ? Infinity : startSeqOf(first)
   }
 
   /** Records in the ring overlapping seqs >= `seq`, in order. */
@@ -214,7 +225,7 @@ export class SessionTail {
       const fst = await this.fh.stat()
       if (!fst.isFile()) {
         await this.closeFile()
-        this.markCorrupt('the path is no longer a regular file; nothing is read from it')
+        this.markCorrupt('the path is no longer a regular file; nothing is read from it', 'load-rule', 0)
         return
       }
       this.identity = { dev: fst.dev, ino: fst.ino, birth: fst.birthtimeMs }
@@ -256,10 +267,19 @@ export class SessionTail {
       const bytes = buffer.subarray(0, bytesRead)
       if (this.reader === null) {
         this.encoding = hasZstdMagic(bytes) ? 'zstd' : 'jsonl'
+        const assembler = new RecordAssembler(0, {
+          record: (record, indexAt) => this.onRecord(record, indexAt),
+          defect: (defect) => this.onDefect(defect),
+        })
+        this.assembler = assembler
         this.reader = new PlainLineReader(
           this.encoding,
           0,
-          { line: (l) => this.onLine(l), corrupt: (m) => this.markCorrupt(m) },
+          {
+            line: (l) => this.onLine(l),
+            defect: (d) => assembler.frame(d),
+            corrupt: (message, diagnostic, offset) => this.markCorrupt(message, diagnostic, offset),
+          },
           this.options.checksum,
         )
       }
@@ -282,7 +302,6 @@ export class SessionTail {
 
   private onLine(line: PlainLine): void {
     if (this.corrupt !== undefined) return
-    this.lineCount++
     if (this.headerLine === null) {
       this.headerLine = line.text
       const id = this.identity
@@ -295,23 +314,17 @@ export class SessionTail {
       this.grewThisPoll = true
       return
     }
-    const parsed = parseRecordLine(line.text)
-    if (!parsed.ok) {
-      this.markCorrupt(`line ${this.lineCount} is ${parsed.why}`)
-      return
-    }
-    const record = parsed.record
-    if (record.firstSeq !== this.headSeq + 1) {
-      this.markCorrupt(`seq gap at line ${this.lineCount}: expected ${this.headSeq + 1}, got ${record.firstSeq}`)
-      return
-    }
+    this.assembler?.line(line)
+  }
+
+  private onRecord(record: RecordLine, indexAt: number | null): void {
     const last = this.index[this.index.length - 1]
     if (
-      line.resumable &&
+      indexAt !== null &&
       (last === undefined ||
-        (this.encoding === 'zstd' ? line.resumeAt !== last.byteStart : line.resumeAt - last.byteStart >= JSONL_INDEX_SPACING))
+        (this.encoding === 'zstd' ? indexAt !== last.byteStart : indexAt - last.byteStart >= JSONL_INDEX_SPACING))
     ) {
-      this.index.push({ byteStart: line.resumeAt, firstSeq: record.firstSeq })
+      this.index.push({ byteStart: indexAt, firstSeq: startSeqOf(record) })
     }
     this.headSeq = record.lastSeq
     if (record.turn !== undefined) this.turnOpen = record.turn === 'start'
@@ -321,9 +334,9 @@ export class SessionTail {
 
   private pushRing(record: RecordLine): void {
     this.ring.push(record)
-    this.ringBytesUsed += record.text.length
+    this.ringBytesUsed += recordBytes(record)
     while (this.ringBytesUsed > this.options.ringBytes && this.ring.length - this.ringHead > 1) {
-      this.ringBytesUsed -= (this.ring[this.ringHead] as RecordLine).text.length
+      this.ringBytesUsed -= recordBytes(this.ring[this.ringHead] as RecordLine)
       this.ringHead++
     }
     // Compact lazily so eviction stays O(1) amortized.
@@ -333,9 +346,18 @@ export class SessionTail {
     }
   }
 
-  private markCorrupt(message: string): void {
+  private onDefect(defect: Defect): void {
+    this.defectTotal++
+    if (this.defects.length < MAX_DEFECTS) {
+      this.defects.push(defect)
+      this.emitStatus()
+    }
+  }
+
+  private markCorrupt(message: string, diagnostic: Defect['diagnostic'], offset: number): void {
     if (this.corrupt !== undefined) return
     this.corrupt = message
+    this.halt = { diagnostic, message, offset, afterSeq: this.headSeq }
     this.emitStatus()
   }
 
@@ -359,7 +381,10 @@ export class SessionTail {
     this.encoding = null
     this.epoch = null
     this.corrupt = undefined
-    this.lineCount = 0
+    this.halt = undefined
+    this.defects = []
+    this.defectTotal = 0
+    this.assembler = null
     this.seam = new Uint8Array(0)
     for (const l of [...this.listeners]) l.reset(reason)
   }

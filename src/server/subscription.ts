@@ -6,6 +6,7 @@
 
 import type { ContentChecksum } from '../core/index.ts'
 import type { ResetReason, ServerMessage } from '../live/protocol.ts'
+import type { Defect } from './record-assembler.ts'
 import type { SessionTail, TailListener } from './session-tail.ts'
 import { TailCursor } from './tail-cursor.ts'
 
@@ -43,6 +44,8 @@ export class Subscription implements TailListener {
   private again = false
   private closed = false
   private lastCorrupt: string | undefined
+  /** How many of the tail's defects this subscription has told its client about. */
+  private defectsSent = 0
   private lastStatus = ''
 
   constructor(
@@ -92,6 +95,8 @@ export class Subscription implements TailListener {
     if (this.closed) return
     this.cursor = null
     this.epoch = null
+    this.defectsSent = 0
+    this.lastCorrupt = undefined
     this.waiting = { fromSeq: 0 }
     this.host.send({ type: 'reset', sub: this.sub, epoch: null, reason })
   }
@@ -113,10 +118,27 @@ export class Subscription implements TailListener {
         mtimeMs: t.mtimeMs,
       })
     }
+    // Each defect once, with where it is: the stream goes on with the records after it.
+    while (this.defectsSent < t.defects.length) {
+      const d = t.defects[this.defectsSent++] as Defect
+      const message = `the log has a defect after seq ${d.afterSeq}: ${d.message}; the events after it keep coming`
+      this.host.send({
+        type: 'error',
+        sub: this.sub,
+        code: 'corrupt',
+        message,
+        fatal: false,
+        ...(d.line === undefined ? {} : { line: d.line }),
+        offset: d.offset,
+        diagnostic: d.diagnostic,
+      })
+    }
+    const halt = t.halt
     if (t.corrupt !== undefined && t.corrupt !== this.lastCorrupt) {
       this.lastCorrupt = t.corrupt
       const message = `the log is corrupt after seq ${t.headSeq}: ${t.corrupt}; streaming stops here until the file is repaired (reset)`
-      this.host.send({ type: 'error', sub: this.sub, code: 'corrupt', message, fatal: false })
+      const where = halt === undefined ? {} : { offset: halt.offset, diagnostic: halt.diagnostic }
+      this.host.send({ type: 'error', sub: this.sub, code: 'corrupt', message, fatal: false, ...where })
     }
   }
 

@@ -2,10 +2,13 @@
  * A subscription's read position in a SessionTail: batches of records from any seq, taken from the
  * in-memory ring when it reaches back far enough, else re-read from disk starting at the nearest index
  * entry. It holds at most one read chunk of decoded records, so a slow client costs bounded memory.
+ * Seqs lost to a defect carry no data, so they do not count against the batch's event limit: a batch that
+ * reaches a record with a lead covers the lost seqs, the defective lines and then the record.
  */
 
 import { PlainLineReader } from './plain-lines.ts'
-import { parseRecordLine, sliceRecordText, type RecordLine } from './record-line.ts'
+import { RecordAssembler } from './record-assembler.ts'
+import { recordBytes, sliceRecordText, startSeqOf, type RecordLine } from './record-line.ts'
 import type { SessionTail } from './session-tail.ts'
 import type { ContentChecksum } from '../core/index.ts'
 
@@ -48,11 +51,20 @@ export class TailCursor {
     const fromSeq = this.nextSeq
     let seq = fromSeq
     let bytes = 0
-    const limit = Math.min(tail.headSeq, fromSeq + maxEvents - 1)
+    let limit = Math.min(tail.headSeq, fromSeq + maxEvents - 1)
     for (const record of records) {
       if (record.lastSeq < seq) continue
-      if (record.firstSeq > limit || (lines.length > 0 && bytes + record.text.length > maxBytes)) break
-      const text = sliceRecordText(record, seq, limit)
+      if (startSeqOf(record) > limit || (lines.length > 0 && bytes + recordBytes(record) > maxBytes)) break
+      const lead = record.lead
+      if (lead !== undefined && seq <= record.firstSeq) {
+        // The lost seqs are free; the defective lines go out once, with the first batch that covers them.
+        limit = Math.min(tail.headSeq, limit + record.firstSeq - seq)
+        if (seq <= lead.fromSeq) {
+          lines.push(...lead.lines)
+          for (const line of lead.lines) bytes += line.length
+        }
+      }
+      const text = sliceRecordText(record, Math.max(seq, record.firstSeq), limit)
       lines.push(text)
       bytes += text.length
       seq = Math.min(record.lastSeq, limit) + 1
@@ -71,7 +83,7 @@ export class TailCursor {
       disk !== undefined &&
       disk.generation === tail.generation &&
       !disk.failed &&
-      (first === undefined || first.firstSeq <= this.nextSeq)
+      (first === undefined || startSeqOf(first) <= this.nextSeq)
     if (!continuous || disk === undefined) {
       const entry = tail.seek(this.nextSeq)
       const state: DiskState = {
@@ -81,6 +93,13 @@ export class TailCursor {
         skipHeader: entry.skipHeader,
         failed: false,
       }
+      // The same assembly as the tail's, started at an index point, so it yields the same records and leads.
+      const assembler = new RecordAssembler(entry.firstSeq, {
+        record: (record) => {
+          if (record.lastSeq >= this.nextSeq && record.firstSeq <= tail.headSeq) state.pending.push(record)
+        },
+        defect: () => undefined,
+      })
       this.reader = new PlainLineReader(
         tail.encoding ?? 'jsonl',
         entry.byteStart,
@@ -90,11 +109,9 @@ export class TailCursor {
               state.skipHeader = false
               return
             }
-            const parsed = parseRecordLine(line.text)
-            if (!parsed.ok) state.failed = true
-            else if (parsed.record.lastSeq >= this.nextSeq && parsed.record.firstSeq <= tail.headSeq)
-              state.pending.push(parsed.record)
+            assembler.line(line)
           },
+          defect: (defect) => assembler.frame(defect),
           corrupt: () => {
             state.failed = true
           },
@@ -106,7 +123,7 @@ export class TailCursor {
     }
     const reader = this.reader as PlainLineReader
     const want = this.nextSeq + maxEvents - 1
-    let pendingBytes = disk.pending.reduce((n, r) => n + r.text.length, 0)
+    let pendingBytes = disk.pending.reduce((n, r) => n + recordBytes(r), 0)
     while (!disk.failed && disk.position < tail.committedBytes) {
       const last = disk.pending[disk.pending.length - 1]
       if (last !== undefined && (last.lastSeq >= want || pendingBytes >= maxBytes)) break
@@ -115,7 +132,7 @@ export class TailCursor {
       disk.position += bytes.length
       const before = disk.pending.length
       reader.push(bytes)
-      for (let i = before; i < disk.pending.length; i++) pendingBytes += (disk.pending[i] as RecordLine).text.length
+      for (let i = before; i < disk.pending.length; i++) pendingBytes += recordBytes(disk.pending[i] as RecordLine)
     }
     // The tail already accepted these seqs, so a disagreement here means the file changed under us.
     if (disk.failed) return null
