@@ -7,6 +7,7 @@ import { createRowsSlice } from './slices/rows-slice.ts'
 import { createSelectionSlice } from './slices/selection-slice.ts'
 import { createSourceSlice } from './slices/source-slice.ts'
 import { createSearchSlice } from './slices/search-slice.ts'
+import { createRequestSlice } from './slices/request-slice.ts'
 import type { LensState } from './slices/types.ts'
 import type { LensClient } from '../worker/worker-client.ts'
 
@@ -24,6 +25,7 @@ export function createLensStore(client: LensClient): LensStore {
     ...createLayoutSlice(client)(...a),
     ...createRowsSlice(client)(...a),
     ...createSearchSlice(client)(...a),
+    ...createRequestSlice(client)(...a),
   }))
   return Object.assign(store, { client })
 }

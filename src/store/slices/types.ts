@@ -7,9 +7,10 @@ import type { RowsSlice } from './rows-slice.ts'
 import type { SelectionSlice } from './selection-slice.ts'
 import type { SourceSlice } from './source-slice.ts'
 import type { SearchSlice } from './search-slice.ts'
+import type { RequestSlice } from './request-slice.ts'
 import type { LensClient } from '../../worker/worker-client.ts'
 
-export type LensState = SourceSlice & CursorSlice & SelectionSlice & LayoutSlice & RowsSlice & SearchSlice
+export type LensState = SourceSlice & CursorSlice & SelectionSlice & LayoutSlice & RowsSlice & SearchSlice & RequestSlice
 
 /** A slice creator; `client` is the worker proxy (the data lives behind it, not in the store). */
 export type LensSliceCreator<T> = (client: LensClient) => StateCreator<LensState, [], [], T>

@@ -6,7 +6,7 @@ import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
 import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
 import { InspectorPane } from '../panes/inspector/InspectorPane.tsx'
 import { LazyReplaceGraphPane } from '../panes/replace-graph/LazyReplaceGraphPane.tsx'
-import { SurfacePane } from '../panes/surface/SurfacePane.tsx'
+import { MiddleColumn } from '../panes/request/MiddleColumn.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
 import { LiveConnect } from '../live/LiveConnect.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
@@ -72,7 +72,7 @@ export function App() {
           onChange={(f) => store.getState().setPaneFraction(0, f)}
         />
         <div className="min-w-0" style={{ width: `${f1 * 100}%` }}>
-          <SurfacePane />
+          <MiddleColumn />
         </div>
         <Splitter
           label="Resize model surface"

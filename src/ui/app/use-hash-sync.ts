@@ -9,6 +9,8 @@ import { useEffect } from 'react'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { formatHash, parseHash } from './location-hash.ts'
+import { applyStepHash, hashStepOf } from '../panes/request/request-hash.ts'
+import { withStepParam } from '../panes/request/step-hash.ts'
 
 /** Hash writes are batched to at most one per this interval. */
 const HASH_WRITE_MS = 150
@@ -28,6 +30,7 @@ async function applyHash(store: LensStore): Promise<void> {
     const index = await toIndex(sel)
     if (index >= 0) store.getState().select(index, 'link')
   }
+  await applyStepHash(store, window.location.hash, seq !== null)
 }
 
 function currentHash(store: LensStore): string {
@@ -35,7 +38,7 @@ function currentHash(store: LensStore): string {
   if (s.summary === null || s.cursor < 0) return ''
   const cursorSeq = s.summary.seqIsIndex ? s.cursor : s.snapshot?.index === s.cursor ? s.snapshot.seq : null
   const selSeq = s.selected === null ? null : s.summary.seqIsIndex ? s.selected : (s.detail?.summary.seq ?? null)
-  return formatHash({ seq: cursorSeq, sel: selSeq })
+  return withStepParam(formatHash({ seq: cursorSeq, sel: selSeq }), hashStepOf(s))
 }
 
 export function useHashSync(): void {

@@ -1,0 +1,106 @@
+/**
+ * The diff with the previous step's request, as the core computed it: where the prompt cache stops matching (first
+ * differing message index and the estimated tokens before it), messages appended, removed, and replaced (by which
+ * compaction summary or prune, as links), header fields changed, and the cache warning when logged cache reads
+ * and the estimate disagree. Contract: `[data-testid=request-diff]` with `data-first-difference` (index, or empty).
+ */
+
+import type { StepRequestView } from '../../../worker/step-request-query.ts'
+import { SeqButton } from './SeqButton.tsx'
+
+/** Seq links listed per group; the rest is counted. */
+const LINKS_SHOWN = 10
+
+function SeqList({ seqs, onSeq, testId }: { seqs: readonly number[]; onSeq: (seq: number) => void; testId: string }) {
+  if (seqs.length === 0) return <span className="text-muted">none</span>
+  return (
+    <span className="inline-flex flex-wrap gap-x-1.5" data-testid={testId}>
+      {seqs.slice(0, LINKS_SHOWN).map((seq) => (
+        <SeqButton key={seq} seq={seq} onSeq={onSeq} />
+      ))}
+      {seqs.length > LINKS_SHOWN ? (
+        <span className="text-muted">+{(seqs.length - LINKS_SHOWN).toLocaleString('en-US')} more</span>
+      ) : null}
+    </span>
+  )
+}
+
+export function RequestDiffBar({ request, onSeq }: { request: StepRequestView; onSeq: (seq: number) => void }) {
+  const diff = request.diff
+  const first = diff.firstDifference
+  const where =
+    first === null
+      ? 'identical to the previous request'
+      : diff.previous === null
+        ? 'first step: nothing to reuse'
+        : first === 0
+          ? 'differs from the first message'
+          : `first difference at message ${first}`
+  return (
+    <div
+      data-testid="request-diff"
+      data-first-difference={first ?? ''}
+      data-previous={diff.previous ?? ''}
+      className="space-y-0.5 border-b border-line px-2 py-1.5 text-xs"
+    >
+      <div className="flex flex-wrap items-baseline gap-x-2">
+        <span className="font-semibold text-muted">diff</span>
+        <span className="text-muted">vs</span>
+        <span className="font-mono">{diff.previous ?? '—'}</span>
+        <span className={first === null ? 'text-user' : 'text-ink'}>{where}</span>
+        {diff.previous !== null ? (
+          <span
+            className="tabular-nums text-muted"
+            title="estimated tokens of the unchanged prefix (system, tools and messages before the first difference)"
+          >
+            · ~{diff.tokensBeforeFirstDifference.toLocaleString('en-US')} tokens unchanged before it
+          </span>
+        ) : null}
+      </div>
+      {diff.previous !== null ? (
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
+          <dt className="text-user">+ appended {diff.appended.length}</dt>
+          <dd className="min-w-0">
+            <SeqList seqs={diff.appended} onSeq={onSeq} testId="request-appended" />
+          </dd>
+          <dt className="text-warn">⇄ replaced {diff.replacedBy.length}</dt>
+          <dd className="flex min-w-0 flex-wrap gap-x-3" data-testid="request-replaced">
+            {diff.replacedBy.length === 0 ? <span className="text-muted">none</span> : null}
+            {diff.replacedBy.map((r) => (
+              <span key={r.seq} data-testid="request-replaced-by" data-seq={r.seq}>
+                <SeqButton
+                  seq={r.seq}
+                  onSeq={onSeq}
+                  title="the compaction summary or prune that replaced them: moves the cursor there"
+                />
+                <span className="text-muted">
+                  {' '}
+                  stands for {r.shadowedSeqs.length.toLocaleString('en-US')} earlier message
+                  {r.shadowedSeqs.length === 1 ? '' : 's'}
+                </span>
+              </span>
+            ))}
+          </dd>
+          <dt className="text-danger">− removed {diff.removed.length}</dt>
+          <dd className="min-w-0">
+            <SeqList seqs={diff.removed} onSeq={onSeq} testId="request-removed" />
+          </dd>
+          <dt className="text-muted">header</dt>
+          <dd className="flex min-w-0 flex-wrap gap-1" data-testid="request-header-changed">
+            {diff.headerChanged.length === 0 ? <span className="text-muted">unchanged</span> : null}
+            {diff.headerChanged.map((field) => (
+              <span key={field} className="rounded border border-line bg-warn-soft px-1 font-mono">
+                {field}
+              </span>
+            ))}
+          </dd>
+        </dl>
+      ) : null}
+      {diff.cacheWarning !== null ? (
+        <p role="note" data-testid="request-cache-warning" className="rounded border border-warn bg-warn-soft px-1.5 py-0.5">
+          ⚠ {diff.cacheWarning.message}
+        </p>
+      ) : null}
+    </div>
+  )
+}

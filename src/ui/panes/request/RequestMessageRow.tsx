@@ -1,0 +1,65 @@
+/** One message of a step's request: position, seq, role, estimated tokens, how it changed since the previous step, and its text (as text). */
+
+import type { RequestMessageRow as Row } from '../../../worker/step-request-query.ts'
+
+export type RowChange = 'kept' | 'appended' | 'replacement'
+
+const ROLE_TEXT: Record<string, string> = { user: 'text-user', assistant: 'text-assistant', tool: 'text-tool' }
+const CHANGE_MARK: Record<RowChange, { sign: string; className: string; title: string }> = {
+  kept: { sign: '', className: '', title: '' },
+  appended: { sign: '+', className: 'text-user', title: 'appended since the previous step' },
+  replacement: { sign: '⇄', className: 'text-warn', title: 'replaces messages of the previous step' },
+}
+
+export function RequestMessageRow({
+  row,
+  position,
+  change,
+  firstDifference,
+  tokensBefore,
+}: {
+  row: Row
+  position: number
+  change: RowChange
+  firstDifference: boolean
+  tokensBefore: number
+}) {
+  const mark = CHANGE_MARK[change]
+  return (
+    <div className="px-2 py-1">
+      {firstDifference ? (
+        <div
+          data-testid="request-first-difference"
+          className="-mx-2 -mt-1 mb-1 truncate border-t-2 border-danger bg-danger-soft px-2 py-0.5 text-[11px] font-semibold text-danger"
+        >
+          ▼ first difference · prefix cache stops here · ~{tokensBefore.toLocaleString('en-US')} tokens before it
+        </div>
+      ) : null}
+      <div className="grid grid-cols-[2.25rem_0.75rem_3.75rem_1fr_auto] items-baseline gap-x-1.5 text-xs">
+        <span className="text-right font-mono tabular-nums text-muted" title="index in the request's messages">
+          {position}
+        </span>
+        <span className={`text-center font-mono ${mark.className}`} title={mark.title}>
+          {mark.sign}
+        </span>
+        <span className="font-mono tabular-nums text-muted">#{row.seq}</span>
+        <span className="min-w-0 truncate">
+          <span className={`font-semibold ${ROLE_TEXT[row.role] ?? 'text-muted'}`}>{row.role}</span>
+          {row.truncated ? <span className="text-muted"> · preview cut</span> : null}
+        </span>
+        <span className="font-mono tabular-nums text-muted" title="estimated tokens of this message">
+          ~{row.tokens.toLocaleString('en-US')}
+        </span>
+      </div>
+      {row.reasoning !== '' ? (
+        <p className="ml-[7.875rem] line-clamp-1 whitespace-pre-wrap break-words text-xs italic text-muted">{row.reasoning}</p>
+      ) : null}
+      {row.text !== '' ? <p className="ml-[7.875rem] line-clamp-3 whitespace-pre-wrap break-words text-xs">{row.text}</p> : null}
+      {row.toolCalls.map((call, i) => (
+        <p key={i} className="ml-[7.875rem] line-clamp-1 break-all font-mono text-[11px]">
+          <span className="text-tool">→ {call.name}</span> <span className="text-muted">{call.args}</span>
+        </p>
+      ))}
+    </div>
+  )
+}

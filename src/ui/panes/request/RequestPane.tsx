@@ -1,0 +1,220 @@
+/**
+ * The Request view (issue 8 §1): what the harness sent the model at one step — the header in force, the messages
+ * in order (virtualized), the logged usage beside the estimate — and the diff with the previous step's request.
+ * The step is the one in force at the cursor unless one was picked (see request-slice.ts for the rule); following a
+ * link here pins the step shown, so moving the cursor to a compaction does not swap the request away.
+ *
+ * Contract: `[data-testid=request-pane]` with `data-step="T.S"` and `data-count` (messages in the request); each
+ * message row `data-seq`; `[data-testid=request-diff]`; `[data-testid=copy-request]`, `[data-testid=save-request]`.
+ */
+
+import { useCallback, useMemo, useState } from 'react'
+import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import { VirtualList } from '../../shared/VirtualList.tsx'
+import { RequestDiffBar } from './RequestDiffBar.tsx'
+import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
+import { RequestMessageRow, type RowChange } from './RequestMessageRow.tsx'
+import { StepPicker } from './StepPicker.tsx'
+import { copyRequestJson, saveRequestJson } from './request-actions.ts'
+import { useStepRequest } from './use-step-request.ts'
+
+const ROW_ESTIMATE_PX = 58
+const BUTTON =
+  'whitespace-nowrap rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
+
+const BOUNDARY_TEXT = {
+  'first-output': 'before its first provider output',
+  'step-end': 'at its end (no provider output)',
+  open: 'so far (open, no provider output yet)',
+} as const
+
+export function RequestPane() {
+  const store = useLensStoreApi()
+  const { answer, error, steps } = useStepRequest()
+  const pin = useLensStore((s) => s.requestPin)
+  const loadState = useLensStore((s) => s.loadState)
+  const selectedSeq = useLensStore((s) =>
+    s.selected === null ? null : s.summary?.seqIsIndex === true ? s.selected : (s.detail?.summary.seq ?? null),
+  )
+  const [note, setNote] = useState<string | null>(null)
+  const request = answer?.request ?? null
+  const rows = useMemo(() => answer?.rows ?? [], [answer])
+  const step = useMemo(() => (request === null ? null : { turn: request.turn, step: request.step }), [request])
+  const stepLabel = step === null ? '' : `${step.turn}.${step.step}`
+
+  const changes = useMemo(() => {
+    const out = new Map<number, RowChange>()
+    if (request === null || request.diff.previous === null) return out
+    for (const seq of request.diff.appended) out.set(seq, 'appended')
+    for (const r of request.diff.replacedBy) out.set(r.seq, 'replacement')
+    return out
+  }, [request])
+  const first = request?.diff.firstDifference ?? null
+  const selectedPosition = useMemo(() => {
+    if (selectedSeq === null) return null
+    const at = rows.findIndex((r) => r.seq === selectedSeq)
+    return at === -1 ? null : at
+  }, [rows, selectedSeq])
+
+  /** A link in the view: pin the step shown (so it stays), then move the cursor to the seq and select it. */
+  const follow = useCallback(
+    (seq: number) => {
+      const s = store.getState()
+      if (s.requestPin === null && step !== null) s.openRequest(step)
+      void s.selectSeq(seq, 'link', true)
+    },
+    [store, step],
+  )
+  const itemKey = useCallback((i: number) => rows[i]?.seq ?? i, [rows])
+  const onRange = useCallback(() => {}, [])
+
+  const act = (action: typeof copyRequestJson): void => {
+    if (step === null) return
+    action(store.client, step)
+      .then(setNote)
+      .catch((e: unknown) => setNote(e instanceof Error ? e.message : String(e)))
+  }
+
+  return (
+    <section
+      aria-label="Request"
+      data-testid="request-pane"
+      data-step={stepLabel}
+      data-count={request?.messageCount ?? 0}
+      data-following={pin === null}
+      className="flex h-full min-h-0 min-w-0 flex-col bg-panel"
+    >
+      <header className="flex flex-wrap items-center gap-2 border-b border-line bg-raised px-2 py-1">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Request</h2>
+        <span className="font-mono text-xs font-semibold" data-testid="request-step">
+          {stepLabel === '' ? '—' : `step ${stepLabel}`}
+        </span>
+        <span className="text-xs tabular-nums text-muted">{(request?.messageCount ?? 0).toLocaleString('en-US')} messages</span>
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5">
+          <button
+            type="button"
+            className={BUTTON}
+            disabled={step === null}
+            data-testid="copy-request"
+            title="Copy this request as JSON (what lens request --step T.S --json prints)"
+            onClick={() => act(copyRequestJson)}
+          >
+            Copy JSON
+          </button>
+          <button
+            type="button"
+            className={BUTTON}
+            disabled={step === null}
+            data-testid="save-request"
+            title={`Save this request as request-${stepLabel || 'T.S'}.json`}
+            onClick={() => act(saveRequestJson)}
+          >
+            Save JSON
+          </button>
+        </div>
+      </header>
+      {note !== null ? (
+        <p role="status" data-testid="request-note" className="truncate border-b border-line px-2 py-0.5 text-xs text-muted">
+          {note}
+        </p>
+      ) : null}
+      {error !== null ? <p className="px-2 py-1 text-xs text-danger">{error}</p> : null}
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-line px-2 py-1 text-xs">
+        <StepPicker steps={steps} position={answer?.position ?? -1} />
+        <button
+          type="button"
+          className={`${BUTTON} ${pin === null ? 'border-accent text-accent' : ''}`}
+          aria-pressed={pin === null}
+          data-testid="request-follow"
+          title="Show the step whose request is in force at the cursor"
+          onClick={() => store.getState().openRequest(null)}
+        >
+          Follow cursor
+        </button>
+        {request !== null ? (
+          <>
+            <span className="text-muted" title={`the request is the surface ${BOUNDARY_TEXT[request.boundary]}`}>
+              built at
+            </span>
+            <button
+              type="button"
+              className="font-mono tabular-nums text-accent hover:underline"
+              data-testid="request-at-seq"
+              data-seq-link={request.atSeq}
+              title="move the cursor to the request point"
+              onClick={() => store.getState().selectSeq(request.atSeq, 'link', true)}
+            >
+              #{request.atSeq}
+            </button>
+            <span className="text-muted" title={`the request is the surface ${BOUNDARY_TEXT[request.boundary]}`}>
+              (step from #{request.startSeq})
+            </span>
+            {request.skippedNodes.length > 0 ? (
+              <span className="text-warn" data-testid="request-skipped" data-count={request.skippedNodes.length}>
+                · {request.skippedNodes.length} surface node{request.skippedNodes.length === 1 ? '' : 's'} derive no message
+              </span>
+            ) : (
+              <span className="text-muted" data-testid="request-skipped" data-count={0}>
+                · no skipped nodes
+              </span>
+            )}
+            {request.deriveErrors.length > 0 ? (
+              <span className="text-danger">· {request.deriveErrors.length} derive errors</span>
+            ) : null}
+          </>
+        ) : null}
+      </div>
+      {request !== null ? (
+        <>
+          <RequestHeaderInfo request={request} onSeq={follow} />
+          <RequestDiffBar request={request} onSeq={follow} />
+        </>
+      ) : null}
+      <VirtualList
+        count={rows.length}
+        label="Request messages"
+        idPrefix="request"
+        estimateSizePx={ROW_ESTIMATE_PX}
+        itemKey={itemKey}
+        itemSeq={(i) => rows[i]?.seq}
+        itemClassName={(i) => {
+          // The left rule marks the prefix a provider's cache can reuse (before the first difference).
+          const cached = request !== null && request.diff.previous !== null && i < (first ?? rows.length)
+          return `border-l-4 ${cached ? 'border-l-accent/60' : 'border-l-transparent'} ${i === selectedPosition ? 'bg-accent-soft' : 'hover:bg-raised'}`
+        }}
+        renderItem={(i) => {
+          const row = rows[i]
+          if (row === undefined) return null
+          return (
+            <RequestMessageRow
+              row={row}
+              position={i}
+              change={changes.get(row.seq) ?? 'kept'}
+              firstDifference={i === first && request?.diff.previous !== null}
+              tokensBefore={request?.diff.tokensBeforeFirstDifference ?? 0}
+            />
+          )
+        }}
+        activeIndex={selectedPosition}
+        onActivate={(i) => {
+          const seq = rows[i]?.seq
+          if (seq !== undefined) void store.getState().selectSeq(seq, 'link', false)
+        }}
+        revealIndex={first}
+        revealToken={answer?.key}
+        onRange={onRange}
+        emptyText={
+          answer === null
+            ? loadState === 'loading'
+              ? 'Loading…'
+              : 'No step yet: the request view shows a step once one has started.'
+            : answer.position === -1
+              ? pin !== null
+                ? `No step ${pin.turn}.${pin.step} in this log.`
+                : 'No step has started at this cursor.'
+              : 'This request has no messages.'
+        }
+      />
+    </section>
+  )
+}

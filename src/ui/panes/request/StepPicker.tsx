@@ -1,0 +1,52 @@
+/** Step picker for the Request view: previous / next step and a list of every step (`step-list`); picking pins the step. */
+
+import type { StepListEntry } from '../../../core/index.ts'
+import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
+
+const BUTTON = 'rounded border border-line bg-raised px-1.5 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-40'
+
+export function StepPicker({ steps, position }: { steps: readonly StepListEntry[]; position: number }) {
+  const store = useLensStoreApi()
+  const pick = (p: number): void => {
+    const entry = steps[p]
+    if (entry !== undefined) store.getState().openRequest({ turn: entry.turn, step: entry.step })
+  }
+  return (
+    <span className="flex items-center gap-1">
+      <button
+        type="button"
+        className={BUTTON}
+        data-testid="request-prev"
+        aria-label="Previous step"
+        disabled={position <= 0 || steps.length === 0}
+        onClick={() => pick(position - 1)}
+      >
+        ◀
+      </button>
+      <select
+        aria-label="Step"
+        data-testid="request-step-select"
+        className="max-w-56 rounded border border-line bg-canvas px-1 py-0.5 font-mono text-xs"
+        value={position >= 0 && position < steps.length ? String(position) : ''}
+        onChange={(event) => pick(Number(event.currentTarget.value))}
+      >
+        {position < 0 || position >= steps.length ? <option value="">step…</option> : null}
+        {steps.map((s, p) => (
+          <option key={p} value={p}>
+            {`${s.turn}.${s.step}  #${s.atSeq}  ${s.messageCount} msg`}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        className={BUTTON}
+        data-testid="request-next"
+        aria-label="Next step"
+        disabled={position < 0 || position >= steps.length - 1}
+        onClick={() => pick(position + 1)}
+      >
+        ▶
+      </button>
+    </span>
+  )
+}
