@@ -9,6 +9,7 @@ import { networkInterfaces } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { loadContentChecksum } from '../core/index.ts'
+import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
 import { PathGuard } from './path-guard.ts'
 import { checkHost, checkStreamUpgrade, newToken, selectProtocol, type TrustPolicy } from './request-trust.ts'
@@ -156,6 +157,8 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     handleProtocols: selectProtocol,
     perMessageDeflate: false,
   })
+  // Set once the port is known (before any request can arrive): the policy names exactly this server's stream.
+  let contentSecurityPolicy: string | undefined
   const server: Server = createServer((req, res) => {
     const verdict = checkHost(req, policy)
     if (!verdict.ok) {
@@ -168,7 +171,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       res.end(`${STREAM_PATH} is a WebSocket endpoint\n`)
       return
     }
-    serveStatic(req, res, distDir, distGuard).catch(() => {
+    serveStatic(req, res, distDir, distGuard, contentSecurityPolicy).catch(() => {
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
@@ -221,6 +224,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   const streamUrl = `${origin.replace(/^http/, 'ws')}${STREAM_PATH}`
   // `:` and `/` are legal in a query, so the stream URL stays readable; the token is base64url.
   const viewerUrl = `${origin}/?ws=${streamUrl}&token=${token}`
+  contentSecurityPolicy = serverPolicy(streamUrl)
 
   return {
     port,

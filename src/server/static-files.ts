@@ -1,6 +1,8 @@
 /**
  * Serves the built viewer from dist/: GET/HEAD only, exact files with their content types, `index.html`
  * for `/` only (no SPA catch-all, so a typo is a 404, not a page), and nothing outside the dist directory.
+ * Every file carries the Content-Security-Policy the server was given (src/build/content-security-policy.ts):
+ * the page's, and the worker scripts', since a worker's policy is the one delivered with its script.
  */
 
 import { createReadStream } from 'node:fs'
@@ -38,6 +40,8 @@ export async function serveStatic(
   res: ServerResponse,
   distDir: string,
   guard: PathGuard | undefined,
+  /** `serverPolicy(streamUrl)`; absent only in tests that exercise paths alone. */
+  contentSecurityPolicy?: string,
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed')
   if (guard === undefined) return plain(res, 404, `no built viewer: run "npm run build" to create ${distDir}`)
@@ -59,6 +63,7 @@ export async function serveStatic(
     // The page URL carries the token: never leak it to another site through Referer.
     'referrer-policy': 'no-referrer',
     'cache-control': relative === 'index.html' ? 'no-store' : 'no-cache',
+    ...(contentSecurityPolicy === undefined ? {} : { 'content-security-policy': contentSecurityPolicy }),
   })
   if (req.method === 'HEAD') {
     res.end()
