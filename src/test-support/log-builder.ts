@@ -3,7 +3,8 @@
  * way the harness's producers write them (agent loop, compaction-basic, the
  * tool-result pruner). It tracks the surface as it goes, so every compaction
  * replaces a contiguous run of *current* nodes (possibly earlier summaries) and
- * every prune targets a current tool result. Used by property tests.
+ * every prune targets a current tool result. Used by property tests (extended by
+ * RequestLogBuilder, hence the protected state).
  */
 
 export type TestEvent = Record<string, unknown>
@@ -23,13 +24,13 @@ const MODEL = { kind: 'model', provider: 'deepseek', model: 'deepseek-chat' }
 export class LogBuilder {
   readonly events: TestEvent[] = []
   /** Current surface, seqs in model order, with a role tag to keep tool pairs balanced. */
-  private surface: { seq: number; tool: boolean }[] = []
-  private turn = 0
-  private step = 0
+  protected surface: { seq: number; tool: boolean }[] = []
+  protected turn = 0
+  protected step = 0
   private time = 1_700_000_000_000
   private ids = 0
 
-  private add(type: string, data: unknown, surface?: { op: unknown; sources?: number[] }): number {
+  protected add(type: string, data: unknown, surface?: { op: unknown; sources?: number[] }): number {
     const seq = this.events.length
     this.time += 7
     const event: TestEvent = { type, seq, time: this.time, data }
@@ -39,7 +40,7 @@ export class LogBuilder {
     return seq
   }
 
-  private id(prefix: string): string {
+  protected id(prefix: string): string {
     return `${prefix}-${++this.ids}`
   }
 

@@ -5,16 +5,14 @@
  * must equal a direct comparison of the two requests' messages.
  */
 
-import { deriveEventMessage, foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { directFirstDifference, harnessRequest } from '../../test-support/request-oracle.ts'
 import { fixturesAvailable, listFixtures } from '../../test-support/shared-fixtures.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
-import { isDeepEqualJson } from '../fold/surface-checks.ts'
 import { LensLog } from '../session/lens-log.ts'
 import { stepList, stepRequest } from './step-request.ts'
 
-type OracleEvent = Parameters<typeof foldSurface>[0][number]
 const checksum = await loadContentChecksum()
 
 function load(path: string): LensLog {
@@ -22,26 +20,6 @@ function load(path: string): LensLog {
   log.push(readFileSync(path))
   log.finish()
   return log
-}
-
-/** The harness's request messages at event index `at`: fold the prefix, derive every node. */
-function harnessRequest(log: LensLog, at: number) {
-  const events = Array.from({ length: at + 1 }, (_, i) => log.event(i) as OracleEvent)
-  const { nodes } = foldSurface(events)
-  const messages: { seq: number; message: unknown }[] = []
-  const skipped: number[] = []
-  for (const seq of nodes) {
-    const message = deriveEventMessage(events[seq] as OracleEvent)
-    if (message === null) skipped.push(seq)
-    else messages.push({ seq, message })
-  }
-  return { messages, skipped }
-}
-
-function directFirstDifference(a: readonly { message: unknown }[], b: readonly { message: unknown }[]): number | null {
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) if (!isDeepEqualJson(a[i]?.message, b[i]?.message)) return i
-  return a.length === b.length ? null : n
 }
 
 describe.runIf(fixturesAvailable())('step requests against the harness on every fixture', () => {
@@ -64,7 +42,10 @@ describe.runIf(fixturesAvailable())('step requests against the harness on every 
         expect(request.atSeq).toBe(at)
         // Only where the harness's fold accepts the prefix (seq === index there).
         if (at < log.strictLength) {
-          const harness = harnessRequest(log, at)
+          const harness = harnessRequest(
+            Array.from({ length: at + 1 }, (_, i) => log.event(i)),
+            at,
+          )
           expect(request.messages).toEqual(harness.messages)
           expect(request.skippedNodes).toEqual(harness.skipped)
           expect(steps[p]?.messageCount).toBe(harness.messages.length)

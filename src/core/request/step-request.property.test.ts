@@ -1,0 +1,183 @@
+/**
+ * Request reconstruction on generated logs with realistic steps (requestLogArb), 2,100 logs per run, read through
+ * JSONL bytes (packed chunk rows half the time, pushed in two slices):
+ *  (a) every step's messages and skipped nodes are what the harness's `foldSurface` of the prefix through `atSeq`
+ *      gives, each node derived with its `deriveEventMessage`;
+ *  (b) against the script's own model (never our fold): where the request is taken, the header in force, the usage,
+ *      the surface in order; every appended message is in the request of its step and of every later one until a
+ *      replacement takes it off, is gone exactly from the first step after that replacement, and what stands for it
+ *      there is in that request;
+ *  (c) the diff: `firstDifference` equals a plain element-wise comparison of the two harness requests (0 when a
+ *      prefix header field changed), `appended` / `replacedBy` / `removed` equal the script's replacement record;
+ *  (d) `stepList` agrees with `stepRequest` for every step.
+ * A failing run prints its seed; FC_SEED replays it (src/test-support/fast-check-setup.ts).
+ */
+
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { packRecords, toJsonlBytes } from '../../test-support/log-builder.ts'
+import { requestLogArb, type RequestLog } from '../../test-support/request-log-arbitrary.ts'
+import { directFirstDifference, harnessRequest } from '../../test-support/request-oracle.ts'
+import { loadContentChecksum } from '../decode/xxh64.ts'
+import { LensLog } from '../session/lens-log.ts'
+import { stepList, stepRequest, type StepRequestJson } from './step-request.ts'
+
+const checksum = await loadContentChecksum()
+
+function load(r: RequestLog): LensLog {
+  const bytes = toJsonlBytes(r.packed ? packRecords(r.events) : r.events)
+  const cut = Math.floor(r.cut * bytes.length)
+  const log = new LensLog({ checksum })
+  log.push(bytes.subarray(0, cut))
+  log.push(bytes.subarray(cut))
+  log.finish()
+  // Generated logs are valid: the harness's fold accepts every event.
+  expect(log.length).toBe(r.events.length)
+  expect(log.strictLength).toBe(r.events.length)
+  return log
+}
+
+function requests(log: LensLog, count: number): StepRequestJson[] {
+  return Array.from({ length: count }, (_, p) => {
+    const request = stepRequest(log, p)
+    expect(request).toBeDefined()
+    return request as StepRequestJson
+  })
+}
+
+const seqs = (messages: readonly { seq: number }[]) => messages.map((m) => m.seq)
+
+describe('step requests on generated logs with realistic steps', () => {
+  it('(a) messages and skipped nodes equal the harness fold of the prefix through atSeq; (d) stepList agrees', () => {
+    fc.assert(
+      fc.property(requestLogArb, (r) => {
+        const log = load(r)
+        const list = stepList(log)
+        expect(list.length).toBe(r.steps.length)
+        requests(log, list.length).forEach((request, p) => {
+          const harness = harnessRequest(r.events, request.atSeq)
+          expect(request.messages).toEqual(harness.messages)
+          expect(request.skippedNodes).toEqual(harness.skipped)
+          expect(request.deriveErrors).toEqual([])
+          expect(list[p]).toEqual({
+            turn: request.turn,
+            step: request.step,
+            atSeq: request.atSeq,
+            messageCount: request.messages.length,
+            usage: request.usage,
+          })
+        })
+      }),
+      { numRuns: 800 },
+    )
+  })
+
+  it('(b) every appended message appears, and vanishes exactly at the first step after the replacement, as the script says', () => {
+    fc.assert(
+      fc.property(requestLogArb, (r) => {
+        const log = load(r)
+        const all = requests(log, stepList(log).length)
+        expect(all.length).toBe(r.steps.length)
+        const visible = all.map((request) => new Set([...seqs(request.messages), ...request.skippedNodes]))
+        r.steps.forEach((model, k) => {
+          const request = all[k] as StepRequestJson
+          expect({
+            turn: request.turn,
+            step: request.step,
+            startSeq: request.startSeq,
+            atSeq: request.atSeq,
+            boundary: request.boundary,
+          }).toEqual({
+            turn: model.turn,
+            step: model.step,
+            startSeq: model.startIndex,
+            atSeq: model.atIndex,
+            boundary: model.boundary,
+          })
+          expect(request.header).toEqual(model.header)
+          expect(request.usage).toEqual(model.usage)
+          expect(seqs(request.messages)).toEqual(model.surface.filter((seq) => !r.derivesNothing.has(seq)))
+          expect(request.skippedNodes).toEqual(model.surface.filter((seq) => r.derivesNothing.has(seq)))
+        })
+        // Each node's life from the script's record of entries and replacements, step by step.
+        const at = r.steps.map((s) => s.atIndex)
+        for (const [seq, entered] of r.entered) {
+          const by = r.left.get(seq)
+          const gone = by === undefined ? -1 : at.findIndex((a) => a >= by)
+          at.forEach((a, k) => {
+            const expected = a >= entered && (gone === -1 || k < gone)
+            expect(visible[k]?.has(seq), `seq ${seq} at step position ${k}`).toBe(expected)
+          })
+          if (by === undefined || gone === -1) continue
+          // What stands for it at the first step after: its replacement, or the one that replaced that since.
+          let standIn = by
+          for (let next = r.left.get(standIn); next !== undefined && next <= (at[gone] as number); next = r.left.get(standIn))
+            standIn = next
+          expect(visible[gone]?.has(standIn), `stand-in ${standIn} for ${seq} at step position ${gone}`).toBe(true)
+        }
+      }),
+      { numRuns: 700 },
+    )
+  })
+
+  it('(c) the diff: first difference by direct comparison, appended / replacedBy / removed from the script', () => {
+    // Replacement seq -> the seqs it took off, in surface order (inverted from the script's record).
+    const shadowsOf = (r: RequestLog) => {
+      const shadows = new Map<number, number[]>()
+      for (const [seq, by] of r.left) shadows.set(by, [...(shadows.get(by) ?? []), seq])
+      return shadows
+    }
+    fc.assert(
+      fc.property(requestLogArb, (r) => {
+        const log = load(r)
+        const all = requests(log, stepList(log).length)
+        const shadows = shadowsOf(r)
+        let previous: { messages: { seq: number; message: unknown }[] } | undefined
+        all.forEach((request, k) => {
+          const model = r.steps[k] as (typeof r.steps)[number]
+          const harness = harnessRequest(r.events, request.atSeq)
+          const diff = request.diff
+          if (previous === undefined) {
+            expect(diff.previous).toBeNull()
+            expect(diff.firstDifference).toBe(harness.messages.length > 0 || model.header !== null ? 0 : null)
+            expect(diff.appended).toEqual(seqs(harness.messages))
+            expect(diff.removed).toEqual([])
+            expect(diff.replacedBy).toEqual([])
+          } else {
+            const before = r.steps[k - 1] as (typeof r.steps)[number]
+            expect(diff.previous).toBe(`${before.turn}.${before.step}`)
+            const headerChanged = !isDeepStrictEqual(before.header, model.header)
+            expect(diff.headerChanged.length > 0).toBe(headerChanged)
+            const direct = directFirstDifference(previous.messages, harness.messages)
+            const expected =
+              before.prefixKey !== model.prefixKey ? 0 : (direct ?? (headerChanged ? harness.messages.length : null))
+            expect(diff.firstDifference).toBe(expected)
+            // New seqs are appended, or replacements standing for seqs of the previous request (through nested ones).
+            const was = new Set(seqs(previous.messages))
+            const cover = (seq: number, out: number[]): number[] => {
+              for (const s of shadows.get(seq) ?? []) {
+                if (was.has(s)) out.push(s)
+                else cover(s, out)
+              }
+              return out
+            }
+            const fresh = seqs(harness.messages).filter((seq) => !was.has(seq))
+            const replacedBy = fresh
+              .map((seq) => ({ seq, shadowedSeqs: cover(seq, []) }))
+              .filter((x) => x.shadowedSeqs.length > 0)
+            expect(diff.replacedBy).toEqual(replacedBy)
+            expect(diff.appended).toEqual(fresh.filter((seq) => !replacedBy.some((x) => x.seq === seq)))
+            // In a valid log nothing leaves the surface but through a replacement, so nothing is merely removed.
+            const covered = new Set(replacedBy.flatMap((x) => x.shadowedSeqs))
+            const now = new Set(seqs(harness.messages))
+            expect(seqs(previous.messages).filter((seq) => !now.has(seq) && !covered.has(seq))).toEqual([])
+            expect(diff.removed).toEqual([])
+          }
+          previous = harness
+        })
+      }),
+      { numRuns: 600 },
+    )
+  })
+})
