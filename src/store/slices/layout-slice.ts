@@ -9,6 +9,9 @@ export interface LayoutSlice {
   showLogOnly: boolean
   /** Widths of the transcript and surface panes as fractions of the main area; the side column takes the rest. */
   paneFractions: readonly [number, number]
+  /** Whether the context chart strip above the timeline is open (remembered in localStorage by the strip). */
+  contextChartOpen: boolean
+  setContextChartOpen: (open: boolean) => void
   toggleTheme: () => void
   setTheme: (theme: Theme) => void
   toggleLogOnly: () => void
@@ -22,6 +25,8 @@ export const createLayoutSlice: LensSliceCreator<LayoutSlice> = () => (set) => (
   theme: 'light',
   showLogOnly: false,
   paneFractions: [0.34, 0.33],
+  contextChartOpen: true,
+  setContextChartOpen: (contextChartOpen) => set({ contextChartOpen }),
   toggleTheme: () => set((s) => ({ theme: s.theme === 'light' ? 'dark' : 'light' })),
   setTheme: (theme) => set({ theme }),
   toggleLogOnly: () => set((s) => ({ showLogOnly: !s.showLogOnly })),

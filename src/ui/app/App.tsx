@@ -8,6 +8,7 @@ import { InspectorPane } from '../panes/inspector/InspectorPane.tsx'
 import { LazyReplaceGraphPane } from '../panes/replace-graph/LazyReplaceGraphPane.tsx'
 import { MiddleColumn } from '../panes/request/MiddleColumn.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
+import { ContextChartStrip } from '../panes/context-chart/ContextChartStrip.tsx'
 import { LiveConnect } from '../live/LiveConnect.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
@@ -91,6 +92,7 @@ export function App() {
           </div>
         </div>
       </main>
+      <ContextChartStrip />
       <TimelineScrubber />
       <SessionsPanel />
       {dragOver ? (

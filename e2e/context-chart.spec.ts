@@ -1,0 +1,228 @@
+/**
+ * The context chart end to end: on the bundled demo it represents one point per event (the count the core gives in
+ * Node for the same bytes) and draws at most one bucket per pixel; a click moves the timeline cursor to the event
+ * under the pointer on the chart's own x scale; hover shows the values the core computes for the hovered bucket,
+ * the compaction and prune markers with the tokens they removed; the strip collapses and remembers it. A live log
+ * followed through the companion server grows the chart, and a compaction landing is marked with its logged count.
+ */
+
+import { readFileSync } from 'node:fs'
+import { appendFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { ContextSeries } from '../src/core/series/context-series.ts'
+import { startLensServer } from '../src/server/lens-server.ts'
+import { headerText } from '../src/server/live-test-kit.ts'
+import { markerText, shortCount } from '../src/ui/panes/context-chart/chart-values.ts'
+import type { ContextMarkerRow } from '../src/worker/context-series-query.ts'
+import { waitLoaded } from './support/app.ts'
+import { foldInNode } from './support/expected.ts'
+
+const DEMO = readFileSync(new URL('../public/demo/demo-session.jsonl', import.meta.url))
+
+async function demoSeries() {
+  const log = await foldInNode(DEMO)
+  const series = new ContextSeries()
+  series.update(log)
+  return { log, series }
+}
+
+/** The plot area's box and the chart's x scale, as the page reports them. */
+async function plotScale(page: Page) {
+  const chart = page.getByTestId('context-chart')
+  const box = await page.getByTestId('context-chart-plot').boundingBox()
+  if (box === null) throw new Error('no plot')
+  const xMin = Number(await chart.getAttribute('data-x-min'))
+  const xMax = Number(await chart.getAttribute('data-x-max'))
+  return { box, xMin, xMax, perPixel: (xMax - xMin) / box.width }
+}
+
+/** The same words the chart writes for a marker, from the core's marker in Node. */
+function expectedMarkerText(m: ContextSeries['markers'][number]): string {
+  const row: ContextMarkerRow = {
+    index: m.index,
+    seq: m.seq,
+    kind: m.kind,
+    removed: m.loggedTokens ?? m.estimatedTokens,
+    removedSource: m.loggedTokens === null ? 'estimated' : 'logged',
+    loggedTokens: m.loggedTokens,
+    estimatedTokens: m.estimatedTokens,
+    shadowedCount: m.shadowedCount,
+  }
+  return markerText(row)
+}
+
+test('context chart on the demo: points, click moves the cursor, hover shows the values', async ({ page }) => {
+  const { log, series } = await demoSeries()
+  for (let i = 0; i < log.length; i++) expect(log.seqOf(i)).toBe(i)
+  await page.goto('/')
+  await waitLoaded(page)
+  const chart = page.getByTestId('context-chart')
+  await expect(chart).toHaveAttribute('data-points', String(log.length))
+  await expect(chart).toHaveAttribute('data-markers', String(series.markers.length))
+  const { box, xMin, xMax, perPixel } = await plotScale(page)
+  expect([xMin, xMax]).toEqual([0, log.length - 1])
+  const drawn = Number(await chart.getAttribute('data-drawn'))
+  const bucket = Number(await chart.getAttribute('data-bucket-size'))
+  // Downsampled to the plot's width: never more buckets than pixels, and together they cover every event.
+  expect(drawn).toBeLessThanOrEqual(Math.ceil(box.width) + 8)
+  expect(drawn).toBe(Math.ceil(log.length / bucket))
+
+  // Click: the cursor lands on the event under the pointer, within a pixel's worth of the chart's scale.
+  const timeline = page.getByTestId('timeline')
+  for (const fraction of [0.3, 0.71]) {
+    const offset = Math.round(box.width * fraction)
+    await page.mouse.click(box.x + offset, box.y + box.height / 2)
+    const expected = xMin + offset * perPixel
+    await expect
+      .poll(async () => Math.abs(Number(await timeline.getAttribute('data-cursor')) - expected))
+      .toBeLessThanOrEqual(perPixel + 0.5)
+  }
+
+  // Hover: the values line names the hovered bucket and shows what the core computes for it.
+  const values = page.getByTestId('context-chart-values')
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2)
+  await expect(values).toHaveAttribute('data-hover', 'true')
+  const first = Number(await values.getAttribute('data-first'))
+  const last = Number(await values.getAttribute('data-last'))
+  expect(Math.abs(first - (xMin + box.width * 0.5 * perPixel))).toBeLessThanOrEqual(bucket + perPixel)
+  const messages = Array.from({ length: last - first + 1 }, (_, k) => series.messagesAfter(first + k))
+  const tokens = Array.from({ length: last - first + 1 }, (_, k) => series.tokensAfter(first + k))
+  const span = (xs: number[], f: (v: number) => string) =>
+    Math.min(...xs) === Math.max(...xs) ? f(xs[0] as number) : `${f(Math.min(...xs))}–${f(Math.max(...xs))}`
+  await expect(values).toContainText(`${span(messages, (v) => v.toLocaleString('en-US'))} msgs`)
+  await expect(values).toContainText(`~${span(tokens, shortCount)} tok`)
+
+  // Hover over each kind of marker: its removed tokens as logged (or estimated), said which.
+  for (const kind of ['summary', 'prune'] as const) {
+    const marker = series.markers.find((m) => m.kind === kind)
+    if (marker === undefined) throw new Error(`the demo has no ${kind}`)
+    const x = box.x + (marker.index - xMin) / perPixel
+    let found = false
+    for (const nudge of [0, -1, 1, -2, 2]) {
+      await page.mouse.move(x + nudge, box.y + box.height / 2)
+      const from = Number(await values.getAttribute('data-first'))
+      const to = Number(await values.getAttribute('data-last'))
+      if (marker.index < from || marker.index > to) continue
+      const inBucket = series.markers.filter((m) => m.index >= from && m.index <= to).map(expectedMarkerText)
+      for (const text of inBucket) await expect(values).toContainText(text)
+      found = true
+      break
+    }
+    expect(found).toBe(true)
+  }
+  await page.mouse.move(box.x + box.width / 2, box.y - 60)
+  await expect(values).toHaveAttribute('data-hover', 'false')
+})
+
+test('the strip collapses, stays collapsed after a reload, and opens again', async ({ page }) => {
+  await page.goto('/')
+  await waitLoaded(page)
+  const toggle = page.getByTestId('context-chart-toggle')
+  await expect(page.getByTestId('context-chart')).toBeVisible()
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  await toggle.click()
+  await expect(page.getByTestId('context-chart')).toHaveCount(0)
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false')
+  await page.reload()
+  await waitLoaded(page)
+  await expect(page.getByTestId('context-chart-toggle')).toHaveAttribute('aria-expanded', 'false')
+  await expect(page.getByTestId('context-chart')).toHaveCount(0)
+  await page.getByTestId('context-chart-toggle').click()
+  await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
+})
+
+test('screenshot: the whole app with the chart, dark theme', async ({ page }) => {
+  const { log } = await demoSeries()
+  await page.goto('/')
+  await waitLoaded(page)
+  await page.getByRole('button', { name: 'Dark theme' }).click()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  const chart = page.getByTestId('context-chart')
+  await expect(chart).toHaveAttribute('data-points', String(log.length))
+  const { box } = await plotScale(page)
+  await page.mouse.click(box.x + box.width * 0.62, box.y + box.height / 2)
+  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2)
+  await expect(page.getByTestId('context-chart-values')).toHaveAttribute('data-hover', 'true')
+  await page.waitForTimeout(300)
+  await page.screenshot({ path: 'public/screenshots/context-chart.png' })
+  await chart.screenshot({ path: 'e2e/screenshots/context-chart-strip.png' })
+})
+
+const line = (event: Record<string, unknown>): string => JSON.stringify(event) + '\n'
+const user = (seq: number): string =>
+  line({
+    type: 'user/message',
+    seq,
+    time: seq,
+    data: {
+      id: `u${seq}`,
+      role: 'user',
+      content: [{ type: 'text', text: `hello ${seq} `.repeat(40) }],
+      source: { kind: 'user' },
+    },
+    surfaceOp: 'append',
+  })
+const compaction = (): string =>
+  line({ type: 'compaction/start', seq: 6, time: 6, data: { compactionId: 'c1', turn: null } }) +
+  line({
+    type: 'compaction/summary',
+    seq: 7,
+    time: 7,
+    data: {
+      compactionId: 'c1',
+      summary: [{ type: 'text', text: 'summary of 0..3' }],
+      shadowedRange: { start: 0, end: 3 },
+      shadowedSeqs: [0, 1, 2, 3],
+      shadowedTokenCount: 40,
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    },
+  }) +
+  line({
+    type: 'user/message',
+    seq: 8,
+    time: 8,
+    data: {
+      id: 'checkpoint-c1',
+      role: 'user',
+      content: [{ type: 'text', text: 'summary of 0..3' }],
+      source: { kind: 'plugin', plugin: 'compact', compactionId: 'c1' },
+    },
+    sourceEventSeqs: [6, 7, 0, 1, 2, 3],
+    surfaceOp: { op: 'replace', start: 0, end: 3 },
+  }) +
+  line({ type: 'compaction/end', seq: 9, time: 9, data: { compactionId: 'c1', turn: null } })
+
+test('a live log: the chart grows with it and marks a compaction landing with its logged count', async ({ page }) => {
+  const root = await mkdtemp(join(tmpdir(), 'lens-e2e-chart-'))
+  const dir = join(root, '--home-u-proj--', 'session-chart')
+  await mkdir(dir, { recursive: true })
+  const path = join(dir, 'session.jsonl')
+  await writeFile(path, headerText('session-chart') + '\n' + user(0) + user(1))
+  const server = await startLensServer({
+    roots: [root],
+    distDir: process.env['LENS_DIST'] ?? process.env['E2E_DIST'] ?? 'dist',
+    pollMs: 150,
+  })
+  try {
+    await page.goto(server.viewerUrl)
+    await page.getByTestId('session-option').first().click()
+    const chart = page.getByTestId('context-chart')
+    await expect(chart).toHaveAttribute('data-points', '2')
+    for (let seq = 2; seq < 6; seq++) await appendFile(path, user(seq))
+    await expect(chart).toHaveAttribute('data-points', '6')
+    await expect(chart).toHaveAttribute('data-markers', '0')
+    await appendFile(path, compaction())
+    await expect(chart).toHaveAttribute('data-points', '10')
+    await expect(chart).toHaveAttribute('data-markers', '1')
+    // At the cursor (following: the last event) the values line shows the surface after the compaction.
+    const values = page.getByTestId('context-chart-values')
+    const { box, xMin, perPixel } = await plotScale(page)
+    await page.mouse.move(box.x + (8 - xMin) / perPixel, box.y + box.height / 2)
+    await expect(values).toContainText('compaction −40 tok (logged)')
+  } finally {
+    await server.close()
+  }
+})

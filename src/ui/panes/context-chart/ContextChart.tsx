@@ -1,0 +1,403 @@
+/**
+ * The context chart (issue 8 §4), loaded lazily with uPlot: the surface size after every event (estimated tokens as
+ * a min/max band, messages), the usage each step logged (input / output / cache-read tokens), and every compaction
+ * and prune as a marker labelled with the tokens it removed. The worker sends a view already cut to the plot's
+ * pixel width (`context-series`), so drawing costs the same for 400 events or 1.3M; it is asked again when the
+ * plot is resized and, throttled, as the log grows. Hover shows the values as text; a click moves the cursor.
+ */
+
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import uPlot from 'uplot'
+import 'uplot/dist/uPlot.min.css'
+import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import { selectCursor, selectSummary } from '../../../store/selectors.ts'
+import type { ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
+import { useChartColors, type ChartColors } from './chart-colors.ts'
+import { bucketOf, bucketValues, indexAtOffset, rangeText, shortCount, withGaps, xRange } from './chart-values.ts'
+
+/** Canvas height including the x axis (CSS px). */
+const CHART_HEIGHT = 128
+/** At most one query per this interval while a live log grows (the last change is always fetched). */
+const REQUERY_INTERVAL_MS = 250
+/** Marker labels closer than this (CSS px) to the previous label are left out; the line and the hover stay. */
+const LABEL_GAP_PX = 44
+const FONT = '11px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif'
+
+/** uPlot series order (index 0 is x). */
+const S = { tokensMax: 1, tokensMin: 2, messages: 3, input: 4, output: 5, cacheRead: 6 } as const
+
+function toData(answer: ContextSeriesAnswer): uPlot.AlignedData {
+  return [
+    answer.x,
+    answer.tokensMax,
+    answer.tokensMin,
+    answer.messagesMax,
+    withGaps(answer.input),
+    withGaps(answer.output),
+    withGaps(answer.cacheRead),
+  ]
+}
+
+function drawMarkers(u: uPlot, answer: ContextSeriesAnswer, colors: ChartColors): void {
+  const { ctx } = u
+  const ratio = uPlot.pxRatio
+  const { top, height, left, width } = u.bbox
+  ctx.save()
+  ctx.beginPath()
+  ctx.rect(left, top, width, height)
+  ctx.clip()
+  ctx.font = FONT.replace('11px', `${Math.round(10 * ratio)}px`)
+  ctx.textBaseline = 'top'
+  let lastLabel = -Infinity
+  for (const marker of answer.markers) {
+    const x = Math.round(u.valToPos(marker.index, 'x', true)) + 0.5
+    const color = marker.kind === 'prune' ? colors.prune : colors.compaction
+    ctx.strokeStyle = color
+    ctx.lineWidth = ratio
+    ctx.setLineDash([3 * ratio, 2 * ratio])
+    ctx.beginPath()
+    ctx.moveTo(x, top)
+    ctx.lineTo(x, top + height)
+    ctx.stroke()
+    if (x - lastLabel >= LABEL_GAP_PX * ratio) {
+      const label = `−${shortCount(marker.removed)}`
+      const room = left + width - x
+      const labelWidth = ctx.measureText(label).width
+      ctx.fillStyle = color
+      // Near the right edge the label goes left of its line rather than off the plot.
+      ctx.textAlign = room < labelWidth + 6 * ratio ? 'right' : 'left'
+      ctx.fillText(label, ctx.textAlign === 'right' ? x - 3 * ratio : x + 3 * ratio, top + 2 * ratio)
+      lastLabel = x
+    }
+  }
+  ctx.restore()
+}
+
+function chartOptions(
+  width: number,
+  colors: ChartColors,
+  current: () => ContextSeriesAnswer | null,
+  onHover: (left: number | undefined) => void,
+): uPlot.Options {
+  const axis = (scale: string, side: 1 | 3 | 2, label: string | undefined, values: (v: number) => string): uPlot.Axis => ({
+    scale,
+    side,
+    stroke: colors.muted,
+    font: FONT,
+    labelFont: FONT,
+    ...(label !== undefined ? { label, labelSize: 14, labelGap: 0 } : {}),
+    size: side === 2 ? 22 : 44,
+    gap: 3,
+    grid: { show: scale !== 'msg', stroke: colors.line, width: 1 },
+    ticks: { show: true, stroke: colors.line, width: 1, size: 3 },
+    values: (_u, splits) => splits.map(values),
+  })
+  const points = (color: string): Partial<uPlot.Series> => ({
+    scale: 'tok',
+    stroke: color,
+    width: 1,
+    spanGaps: true,
+    points: { show: true, size: 4, stroke: color, fill: color },
+  })
+  return {
+    width,
+    height: CHART_HEIGHT,
+    legend: { show: false },
+    padding: [6, 4, 0, 4],
+    cursor: {
+      x: true,
+      y: false,
+      points: { show: false },
+      drag: { x: false, y: false, setScale: false },
+    },
+    select: { show: false, left: 0, top: 0, width: 0, height: 0 },
+    scales: {
+      x: {
+        time: false,
+        range: () => {
+          const answer = current()
+          return answer === null ? [0, 1] : xRange(answer)
+        },
+      },
+      tok: { range: (_u, _min, max) => [0, max > 0 ? max * 1.12 : 1] },
+      msg: { range: (_u, _min, max) => [0, max > 0 ? Math.ceil(max * 1.12) : 1] },
+    },
+    axes: [
+      axis('x', 2, undefined, (v) => (Number.isInteger(v) ? v.toLocaleString('en-US') : '')),
+      axis('tok', 3, 'tokens', shortCount),
+      axis('msg', 1, 'messages', (v) => (Number.isInteger(v) ? String(v) : '')),
+    ],
+    series: [
+      {},
+      {
+        label: 'surface tokens (est.)',
+        scale: 'tok',
+        stroke: colors.tokens,
+        width: 1.5,
+        fill: colors.tokensFill,
+        paths: uPlot.paths.stepped?.({ align: 1 }),
+      },
+      {
+        label: 'surface tokens min',
+        scale: 'tok',
+        stroke: colors.tokens,
+        width: 0.5,
+        paths: uPlot.paths.stepped?.({ align: 1 }),
+      },
+      {
+        label: 'surface messages',
+        scale: 'msg',
+        stroke: colors.messages,
+        width: 1.25,
+        dash: [4, 3],
+        paths: uPlot.paths.stepped?.({ align: 1 }),
+      },
+      { label: 'logged input', ...points(colors.input) },
+      { label: 'logged output', ...points(colors.output) },
+      { label: 'logged cache read', ...points(colors.cacheRead) },
+    ],
+    bands: [{ series: [S.tokensMax, S.tokensMin], fill: colors.tokensFill }],
+    hooks: {
+      draw: [
+        (u) => {
+          const answer = current()
+          if (answer !== null) drawMarkers(u, answer, colors)
+        },
+      ],
+      setCursor: [(u) => onHover(u.cursor.left === undefined || u.cursor.left < 0 ? undefined : u.cursor.left)],
+    },
+  }
+}
+
+function Swatch({ color, dashed = false }: { color: string; dashed?: boolean }) {
+  return (
+    <span
+      aria-hidden="true"
+      className="inline-block w-3.5 align-middle"
+      style={dashed ? { borderTop: `2px dashed ${color}`, height: 0 } : { background: color, height: 2 }}
+    />
+  )
+}
+
+/** One labelled value of the values line. */
+function Value({ color, label, value, dashed }: { color: string; label: string; value: string; dashed?: boolean }) {
+  return (
+    <span className="inline-flex items-center gap-1 whitespace-nowrap">
+      <Swatch color={color} dashed={dashed === true} />
+      <span className="text-muted">{label}</span>
+      <span className="font-mono tabular-nums text-ink">{value}</span>
+    </span>
+  )
+}
+
+export function ContextChart({ toggle }: { toggle: ReactNode }) {
+  const store = useLensStoreApi()
+  const summary = useLensStore(selectSummary)
+  const cursor = useLensStore(selectCursor)
+  const [answer, setAnswer] = useState<ContextSeriesAnswer | null>(null)
+  const [width, setWidth] = useState(0)
+  /** Width of the plot area (the box less the axes), known once the chart exists: the buckets asked for. */
+  const [plotWidth, setPlotWidth] = useState(0)
+  const queryWidth = plotWidth > 0 ? plotWidth : width
+  const [hoverIndex, setHoverIndex] = useState<number | null>(null)
+  const colors = useChartColors()
+  const boxRef = useRef<HTMLDivElement>(null)
+  const chartRef = useRef<uPlot | null>(null)
+  const cursorLineRef = useRef<HTMLDivElement | null>(null)
+  const answerRef = useRef<ContextSeriesAnswer | null>(null)
+
+  // Width of the box: the chart's pixel width, and the number of buckets asked for.
+  useEffect(() => {
+    const box = boxRef.current
+    if (box === null) return
+    const observer = new ResizeObserver((entries) => {
+      const w = Math.floor(entries[0]?.contentRect.width ?? 0)
+      if (w > 0) setWidth(w)
+    })
+    observer.observe(box)
+    return () => observer.disconnect()
+  }, [])
+
+  // Queries: on every new summary (a live log sends one per burst) and resize, at most one in flight and one per
+  // REQUERY_INTERVAL_MS; the latest wish always runs last.
+  const query = useRef({ inFlight: false, pending: false, lastAt: 0, timer: 0 as ReturnType<typeof setTimeout> | 0 })
+  useEffect(() => {
+    if (summary === null || queryWidth === 0) return
+    const q = query.current
+    let disposed = false
+    const run = (): void => {
+      q.timer = 0
+      if (disposed) return
+      if (q.inFlight) {
+        q.pending = true
+        return
+      }
+      q.inFlight = true
+      q.lastAt = performance.now()
+      const started = performance.now()
+      store.client
+        .query('context-series', { width: queryWidth, from: null, to: null })
+        .then((next) => {
+          performance.measure('context-chart:query', { start: started, end: performance.now() })
+          if (disposed) return
+          answerRef.current = next
+          setAnswer(next)
+        })
+        .catch((error: unknown) => console.error(error))
+        .finally(() => {
+          q.inFlight = false
+          if (q.pending && !disposed) {
+            q.pending = false
+            schedule()
+          }
+        })
+    }
+    const schedule = (): void => {
+      if (q.timer !== 0) return
+      q.timer = setTimeout(run, Math.max(0, REQUERY_INTERVAL_MS - (performance.now() - q.lastAt)))
+    }
+    schedule()
+    return () => {
+      disposed = true
+      if (q.timer !== 0) clearTimeout(q.timer)
+      q.timer = 0
+      q.pending = false
+    }
+  }, [store, summary, queryWidth])
+
+  // The chart itself: made once per theme (colours are baked into the options), fed new data as answers arrive.
+  useEffect(() => {
+    const box = boxRef.current
+    if (box === null || width === 0 || answerRef.current === null) return
+    const u = new uPlot(
+      chartOptions(
+        width,
+        colors,
+        () => answerRef.current,
+        (left) => {
+          const a = answerRef.current
+          const plotWidth = u.over.clientWidth
+          setHoverIndex(left === undefined || a === null ? null : indexAtOffset(xRange(a), left, plotWidth, a.from + a.points))
+        },
+      ),
+      toData(answerRef.current),
+      box,
+    )
+    u.over.dataset['testid'] = 'context-chart-plot'
+    const line = document.createElement('div')
+    line.className = 'pointer-events-none absolute top-0 h-full w-0.5 -translate-x-1/2'
+    line.style.background = colors.cursor
+    u.over.appendChild(line)
+    cursorLineRef.current = line
+    const onClick = (event: MouseEvent): void => {
+      const a = answerRef.current
+      if (a === null) return
+      const rect = u.over.getBoundingClientRect()
+      const index = indexAtOffset(xRange(a), event.clientX - rect.left, rect.width, a.from + a.points)
+      if (index >= 0) store.getState().setCursor(index)
+    }
+    u.over.addEventListener('click', onClick)
+    u.over.style.cursor = 'pointer'
+    chartRef.current = u
+    setPlotWidth(Math.round(u.bbox.width / uPlot.pxRatio))
+    return () => {
+      u.over.removeEventListener('click', onClick)
+      u.destroy()
+      chartRef.current = null
+      cursorLineRef.current = null
+    }
+    // Width changes go through setSize below; a new answer through setData.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [colors, answer === null, store])
+
+  useEffect(() => {
+    const u = chartRef.current
+    if (u === null || answer === null) return
+    const started = performance.now()
+    u.setData(toData(answer))
+    performance.measure('context-chart:draw', { start: started, end: performance.now() })
+  }, [answer])
+
+  useEffect(() => {
+    const u = chartRef.current
+    if (u === null || width === 0 || u.width === width) return
+    u.setSize({ width, height: CHART_HEIGHT })
+    setPlotWidth(Math.round(u.bbox.width / uPlot.pxRatio))
+  }, [width])
+
+  // The timeline cursor as a line over the plot (a div: moving it never redraws the canvas).
+  useEffect(() => {
+    const u = chartRef.current
+    const line = cursorLineRef.current
+    if (u === null || line === null || answer === null) return
+    const [lo, hi] = xRange(answer)
+    const inside = cursor >= lo && cursor <= hi
+    line.style.display = inside ? '' : 'none'
+    if (inside) line.style.left = `${u.valToPos(cursor, 'x')}px`
+  }, [cursor, answer, width, colors])
+
+  const shownIndex = hoverIndex ?? cursor
+  const values = answer === null ? null : bucketValues(answer, bucketOf(answer, shownIndex))
+  const seqLabel = summary?.seqIsIndex === false ? 'event' : 'seq'
+  const where = values === null ? '' : rangeText(seqLabel, values.first, values.last)
+  const usageWhere =
+    values?.usageFirst == null || values.usageLast === null
+      ? 'no step logged usage yet'
+      : `logged by the step at ${rangeText(seqLabel, values.usageFirst, values.usageLast)}`
+
+  return (
+    <section
+      id="context-chart"
+      aria-label="Context over time"
+      data-testid="context-chart"
+      data-points={answer?.events ?? 0}
+      data-drawn={answer?.x.length ?? 0}
+      data-bucket-size={answer?.bucketSize ?? 0}
+      data-markers={answer?.markerCount ?? 0}
+      data-x-min={answer === null ? '' : xRange(answer)[0]}
+      data-x-max={answer === null ? '' : xRange(answer)[1]}
+      className="bg-panel"
+    >
+      <header className="flex items-center gap-3 overflow-hidden px-2 pt-1 text-xs">
+        {toggle}
+        {values !== null ? (
+          <div
+            data-testid="context-chart-values"
+            data-first={values.first}
+            data-last={values.last}
+            data-hover={hoverIndex !== null}
+            className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden"
+          >
+            <span className="font-mono tabular-nums text-ink whitespace-nowrap">
+              {hoverIndex === null ? 'at cursor, ' : ''}
+              {where}
+            </span>
+            <Value color={colors.tokens} label="surface" value={`~${values.tokens} tok (est.)`} />
+            <Value color={colors.messages} dashed label="" value={`${values.messages} msgs`} />
+            <span className="inline-flex items-center gap-3" title={usageWhere}>
+              <Value color={colors.input} label="logged input" value={values.input ?? '—'} />
+              <Value color={colors.output} label="output" value={values.output ?? '—'} />
+              <Value color={colors.cacheRead} label="cache read" value={values.cacheRead ?? '—'} />
+            </span>
+            {values.removed.map((text, k) => (
+              <Value key={k} dashed color={text.startsWith('prune') ? colors.prune : colors.compaction} label="" value={text} />
+            ))}
+          </div>
+        ) : null}
+        <span
+          className="ml-auto inline-flex shrink-0 items-center gap-3 whitespace-nowrap text-muted"
+          title="Tokens each replacement removed: the logged shadowedTokenCount where there is one, else our estimate of what it shadowed"
+        >
+          <Value color={colors.compaction} dashed label="compaction" value="" />
+          <Value color={colors.prune} dashed label="prune" value="" />
+        </span>
+        <span className="shrink-0 whitespace-nowrap text-muted tabular-nums" title="events per drawn point after downsampling">
+          {answer === null
+            ? ''
+            : `${answer.events.toLocaleString('en-US')} events${answer.bucketSize > 1 ? ` · ${answer.bucketSize.toLocaleString('en-US')} per point` : ''}`}
+        </span>
+      </header>
+      <div ref={boxRef} className="relative h-32 px-1 text-muted" />
+    </section>
+  )
+}
