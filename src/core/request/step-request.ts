@@ -244,10 +244,10 @@ export function stepRequest(log: LensLog, position: number): StepRequestJson | u
 
 /** Every step so far with where its request was built, its message count and its logged usage. */
 export function stepList(log: LensLog): StepListEntry[] {
-  const count = stepSpans(log).length
+  const spans = stepSpans(log)
   const out: StepListEntry[] = []
-  for (let p = 0; p < count; p++) {
-    const located = locateStep(log, p) as LocatedStep
+  for (let p = 0; p < spans.length; p++) {
+    const located = locateStep(log, p, spans) as LocatedStep
     out.push({
       turn: located.turn,
       step: located.step,
