@@ -1,6 +1,18 @@
 /** The human-readable `check` report: what is in the log, and every defect with its line and seq. */
 
-import type { LensLog } from '../core/index.ts'
+import { INVARIANT_CODES, type LensLog } from '../core/index.ts'
+
+const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)
+
+/**
+ * `check`'s exit code: 0 when the harness accepts the log and it has no defect, 1 otherwise. The
+ * provider-invariant warnings (src/core/invariants) are listed but do not count: the harness's
+ * own tests write logs that trip them (a hand-made checkpoint, a replay with no turn/start), and a
+ * log the harness reads cleanly should not fail a script's check on them alone.
+ */
+export function checkExitCode(log: LensLog): 0 | 1 {
+  return log.diagnostics.some((d) => !PROVIDER_INVARIANTS.has(d.code)) ? 1 : 0
+}
 
 export function checkReport(path: string, log: LensLog): string {
   const out: string[] = []
@@ -9,6 +21,7 @@ export function checkReport(path: string, log: LensLog): string {
   const violation = log.fold.firstViolation
   const errors = log.diagnostics.filter((d) => d.severity === 'error').length
   const warnings = log.diagnostics.length - errors
+  const invariants = log.diagnostics.filter((d) => PROVIDER_INVARIANTS.has(d.code)).length
   out.push(`${path}`)
   out.push(
     `  encoding     ${p.encoding ?? 'jsonl'}${p.encoding === 'zstd' ? ` (${p.frames} frames)` : ''}, ${p.inputBytes} bytes, ${p.lines} lines, ${p.packedRows} packed rows`,
@@ -39,7 +52,9 @@ export function checkReport(path: string, log: LensLog): string {
   } else {
     out.push(`  verdict      accepted by the harness${warnings > 0 ? `, with ${warnings} warning(s)` : ''}`)
   }
-  out.push(`  diagnostics  ${errors} error(s), ${warnings} warning(s)`)
+  out.push(
+    `  diagnostics  ${errors} error(s), ${warnings} warning(s)${invariants > 0 ? ` (${invariants} provider invariant(s): listed, not counted in the exit code)` : ''}`,
+  )
   for (const d of log.diagnostics) {
     const where = `line ${d.line ?? '-'}${d.seq !== null ? `, seq ${d.seq}` : ''}`
     out.push(

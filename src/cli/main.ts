@@ -6,13 +6,13 @@
 
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { checkReport } from './check-report.ts'
+import { checkExitCode, checkReport } from './check-report.ts'
 import { foldJson } from './fold-json.ts'
 import { writeJsonLine } from './json-stream.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const USAGE = `usage:
-  lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects, 2 unreadable
+  lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable
   lens fold FILE --json [--at SEQ]  the strict fold as one JSON object (contract in README)
   lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
                                     companion server: the viewer plus live tailing over WebSocket
@@ -34,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
       if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
       const log = await readLog(file)
       process.stdout.write(checkReport(file, log))
-      return log.diagnostics.length === 0 ? 0 : 1
+      return checkExitCode(log)
     }
     case 'fold': {
       const file = rest.find((a, i) => !a.startsWith('--') && rest[i - 1] !== '--at')

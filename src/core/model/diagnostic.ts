@@ -38,6 +38,14 @@ export type DiagnosticCode =
   | 'derive-error'
   | 'open-turn'
   | 'line-too-long'
+  // Provider invariants (src/core/invariants): warnings, never part of the fold's verdict.
+  | 'session-invariant'
+  | 'compaction-invariant'
+  | 'orphan-tool-result'
+  | 'unanswered-tool-call'
+  | 'tool-call-id-empty'
+  | 'tool-call-id-duplicate'
+  | 'lone-surrogate'
 
 export interface Diagnostic {
   readonly severity: Severity

@@ -13,6 +13,7 @@ import type { ContentChecksum } from '../decode/zstd-container.ts'
 import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
 import { SurfaceFold } from '../fold/surface-fold.ts'
 import type { Replacement } from '../fold/surface-timeline.ts'
+import { InvariantChecker } from '../invariants/invariant-checker.ts'
 import { LegacyUpgrader, unsupportedLegacyEvent } from '../load/legacy-upgrade.ts'
 import { loadDefect } from '../load/load-rules.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
@@ -108,6 +109,10 @@ export class LensLog {
   private eventCount = 0
   private lastViolationCount = 0
   private readonly upgradeLegacy: boolean
+  /** Provider invariants the fold does not enforce: warnings only, never fed back into the fold. */
+  private readonly invariants = new InvariantChecker((f) =>
+    this.diagnostics.push({ severity: 'warning', code: f.code, line: this.lineOf(f.index), seq: f.seq, index: f.index, message: f.message, detail: f.detail }),
+  )
 
   constructor(options: LensLogOptions = {}) {
     this.upgradeLegacy = options.upgradeLegacy ?? true
@@ -135,6 +140,7 @@ export class LensLog {
   /** End of input: flush a torn tail and close the verdicts. */
   finish(): void {
     this.decoder.finish()
+    this.invariants.finish()
     const closers = this.wouldSynthesize()
     if (closers.length > 0) {
       const last = this.length - 1
@@ -295,6 +301,7 @@ export class LensLog {
       this.count('assistant/chunk', record.size)
       this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
       this.reportViolations(record.line)
+      this.invariants.observeChunkRun(record.row, index, record.size)
       if (!this.allRows.extendChunkRun(index, record.size)) {
         this.allRows.add(index, RowKind.ChunkRun)
         this.allRows.span.set(this.allRows.length - 1, record.size)
@@ -310,6 +317,7 @@ export class LensLog {
     const plan = this.fold.push(event)
     this.reportViolations(record.line)
     if (isRecord(event)) this.project(event, index, plan?.kind)
+    this.invariants.observe(event, index, plan, record.text)
   }
 
   private upgrade(event: LogEvent, index: number, recordIndex: number, line: number): LogEvent {

@@ -1,0 +1,385 @@
+/**
+ * Each provider invariant with a log that breaks it and one that does not (built the way the
+ * harness writes logs, then broken in one place), read through LensLog as the viewer and the CLI
+ * read them: the exact warnings, their seq and text, and that the fold's verdict is untouched.
+ */
+
+import { describe, expect, it } from 'vitest'
+import { LogBuilder, toJsonlBytes, type BuildStep, type TestEvent } from '../../test-support/log-builder.ts'
+import { harnessVerdict } from '../../test-support/harness-oracle.ts'
+import { LensLog } from '../session/lens-log.ts'
+import { INVARIANT_CODES } from './index.ts'
+
+const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)
+const S = (m: string) => `invariant violated by "@deepseek-ai/dsh-session": ${m}`
+const C = (m: string) => `invariant violated by "@deepseek-ai/dsh-compaction": ${m}`
+
+function build(steps: BuildStep[], edit?: (events: TestEvent[]) => void): TestEvent[] {
+  const builder = new LogBuilder()
+  for (const step of steps) builder.apply(step)
+  const events = structuredClone(builder.events)
+  edit?.(events)
+  return events
+}
+
+function read(events: readonly unknown[]): LensLog {
+  const log = new LensLog()
+  log.push(toJsonlBytes(events))
+  log.finish()
+  return log
+}
+
+/** The invariant warnings of a log, as [code, seq, message]; the fold must agree with the harness regardless. */
+function warnings(events: readonly unknown[]): [string, number | null, string][] {
+  const log = read(events)
+  const harness = harnessVerdict(events)
+  expect(log.fold.firstViolation?.message ?? null).toBe(harness.error?.message ?? null)
+  // Every log here is one the harness's fold accepts: the warnings are all that is wrong with it.
+  expect(harness.error).toBeNull()
+  const found = log.diagnostics.filter((d) => PROVIDER_INVARIANTS.has(d.code))
+  for (const d of found) {
+    expect(d.severity).toBe('warning')
+    expect(d.detail?.length ?? 0).toBeGreaterThan(20)
+    expect(d.line).toBe(typeof d.index === 'number' ? log.lineOf(d.index) : null)
+  }
+  return found.map((d) => [d.code, d.seq, d.message])
+}
+
+const at = (events: TestEvent[], type: string, nth = 0): TestEvent => events.filter((e) => e['type'] === type)[nth] as TestEvent
+const seqOf = (events: TestEvent[], type: string, nth = 0): number => at(events, type, nth)['seq'] as number
+const user: BuildStep = { kind: 'user', text: 'hi' }
+const tools = (calls: number): BuildStep => ({ kind: 'tools', calls, resultSize: 3 })
+type Msg = { message: { content: Record<string, unknown>[]; source: Record<string, unknown> } }
+const msg = (e: TestEvent) => (e['data'] as Msg).message
+const data = (e: TestEvent) => e['data'] as Record<string, unknown>
+
+describe('a well-formed log trips none', () => {
+  it('turns, steps, tools, compactions, prunes and turn boundaries', () => {
+    const events = build([
+      user,
+      { kind: 'assistant', text: 'ok', chunks: 3, reasoning: true },
+      tools(2),
+      { kind: 'turn-boundary' },
+      user,
+      tools(1),
+      { kind: 'compact', from: 1, length: 3 },
+      { kind: 'prune', pick: 0 },
+      { kind: 'turn-boundary' },
+      { kind: 'compact', from: 0, length: 5 },
+    ])
+    expect(events.some((e) => e['type'] === 'compaction/prune')).toBe(true)
+    expect(warnings(events)).toEqual([])
+  })
+})
+
+describe('orphan-tool-result', () => {
+  it('a result whose call is in no assistant message on the surface', () => {
+    const events = build([user, tools(1)], (e) => {
+      msg(at(e, 'assistant/message')).content[0]!['id'] = 'call-other'
+    })
+    const result = seqOf(events, 'tool/result')
+    expect(warnings(events)).toEqual([
+      [
+        'orphan-tool-result',
+        result,
+        'tool/result for call call-2 has no tool call with that id in an earlier assistant message on the surface',
+      ],
+      [
+        'unanswered-tool-call',
+        seqOf(events, 'step/end'),
+        `tool call call-other (assistant message at seq ${seqOf(events, 'assistant/message')}) has no tool/result when step 1/1 ends`,
+      ],
+    ])
+  })
+
+  it('a compaction that shadows the call but leaves its result', () => {
+    // Surface: user, assistant(call), result. Compact [1..1]: only the assistant message.
+    const events = build([user, tools(1), { kind: 'compact', from: 1, length: 0 }])
+    const checkpoint = events.find((e) => e['type'] === 'user/message' && e['surfaceOp'] !== 'append') as TestEvent
+    expect(warnings(events)).toEqual([
+      [
+        'orphan-tool-result',
+        checkpoint['seq'],
+        `the tool/result at seq ${seqOf(events, 'tool/result')} (call call-2) stays on the surface, but this replacement took the assistant message that made the call off it`,
+      ],
+    ])
+  })
+
+  it('not when the compaction holds the call and its results together, nor after a prune', () => {
+    expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toEqual([])
+    expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }, { kind: 'prune', pick: 0 }]))).toEqual([])
+  })
+})
+
+describe('unanswered-tool-call', () => {
+  it('a call with no result when its step ends', () => {
+    const events = build([user, tools(2)], (e) => {
+      // The second result never came: the slot holds a log-only event instead (seqs stay contiguous).
+      const second = at(e, 'tool/result', 1)
+      e[second['seq'] as number] = {
+        type: 'llm/retry-started',
+        seq: second['seq'],
+        time: second['time'],
+        data: { retryId: 'r', retry: 1 },
+      }
+    })
+    expect(warnings(events)).toEqual([
+      [
+        'unanswered-tool-call',
+        seqOf(events, 'step/end'),
+        `tool call call-3 (assistant message at seq ${seqOf(events, 'assistant/message')}) has no tool/result when step 1/1 ends`,
+      ],
+    ])
+  })
+
+  it('not when every call is answered', () => expect(warnings(build([user, tools(3)]))).toEqual([]))
+})
+
+describe('tool-call ids', () => {
+  it('an empty id (its result answers nothing a provider can match)', () => {
+    const events = build([user, tools(1)], (e) => {
+      msg(at(e, 'assistant/message')).content[0]!['id'] = ''
+      const result = msg(at(e, 'tool/result'))
+      result.content[0]!['toolCallId'] = ''
+      result.source['callId'] = ''
+      data(at(e, 'tool/call'))['callId'] = ''
+    })
+    const assistant = seqOf(events, 'assistant/message')
+    expect(warnings(events)).toEqual([
+      ['tool-call-id-empty', assistant, 'assistant/message tool call #1 has an empty id'],
+      [
+        'orphan-tool-result',
+        seqOf(events, 'tool/result'),
+        'tool/result for call  has no tool call with that id in an earlier assistant message on the surface',
+      ],
+    ])
+  })
+
+  it('a duplicate id: in the same message, and across messages on the surface', () => {
+    const same = build([user, tools(2)], (e) => {
+      msg(at(e, 'assistant/message')).content[1]!['id'] = 'call-2'
+    })
+    expect(warnings(same)).toEqual([
+      [
+        'tool-call-id-duplicate',
+        seqOf(same, 'assistant/message'),
+        'tool call id call-2 is used again: it is already earlier in this message',
+      ],
+      // The second call's own id is gone: its result answers nothing.
+      [
+        'orphan-tool-result',
+        seqOf(same, 'tool/result', 1),
+        'tool/result for call call-3 has no tool call with that id in an earlier assistant message on the surface',
+      ],
+    ])
+    const across = build([user, tools(1), { kind: 'turn-boundary' }, tools(1)], (e) => {
+      msg(at(e, 'assistant/message', 1)).content[0]!['id'] = 'call-2'
+      msg(at(e, 'tool/result', 1)).content[0]!['toolCallId'] = 'call-2'
+    })
+    expect(warnings(across)).toEqual([
+      [
+        'tool-call-id-duplicate',
+        seqOf(across, 'assistant/message', 1),
+        `tool call id call-2 is used again: it is already in the assistant message at seq ${seqOf(across, 'assistant/message')}, still on the surface`,
+      ],
+    ])
+  })
+
+  it('not when the earlier use was compacted off the surface', () => {
+    const events = build([user, tools(1), { kind: 'compact', from: 1, length: 1 }, { kind: 'turn-boundary' }, tools(1)], (e) => {
+      msg(at(e, 'assistant/message', 1)).content[0]!['id'] = 'call-2'
+      msg(at(e, 'tool/result', 1)).content[0]!['toolCallId'] = 'call-2'
+    })
+    expect(warnings(events)).toEqual([])
+  })
+})
+
+describe('lone-surrogate', () => {
+  it('a lone high or low surrogate in a message, with where', () => {
+    const high = build([{ kind: 'user', text: 'a\uD800b' }])
+    expect(warnings(high)).toEqual([
+      ['lone-surrogate', 0, 'user/message holds a lone UTF-16 surrogate U+D800 in data.content[0].text at character 1'],
+    ])
+    const low = build([user, tools(1)], (e) => {
+      ;(msg(at(e, 'tool/result')).content[0]!['content'] as { text: string }[])[0]!.text = 'ok \uDC00'
+    })
+    expect(warnings(low)).toEqual([
+      [
+        'lone-surrogate',
+        seqOf(low, 'tool/result'),
+        'tool/result holds a lone UTF-16 surrogate U+DC00 in data.message.content[0].content[0].text at character 3',
+      ],
+    ])
+  })
+
+  it('not for a surrogate pair, nor in an event that is not sent to the model', () => {
+    expect(warnings(build([{ kind: 'user', text: 'smile \uD83D\uDE00' }]))).toEqual([])
+    const logOnly = build([user, { kind: 'log-only', which: 1 }], (e) => {
+      data(at(e, 'session/title'))['title'] = '\uD800'
+    })
+    expect(warnings(logOnly)).toEqual([])
+  })
+})
+
+describe('session-invariant: the harness companion texts', () => {
+  it('a turn left open, a turn number skipped, steps out of order, events outside their step', () => {
+    const open = build([user, tools(1), { kind: 'turn-boundary' }, tools(1)], (e) => {
+      e[seqOf(e, 'turn/end')] = { ...at(e, 'turn/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+    })
+    expect(warnings(open)).toEqual([
+      ['session-invariant', seqOf(open, 'turn/start', 1), S('turn/start 2 while turn 1 is still open')],
+    ])
+
+    const skipped = build([user, tools(1), { kind: 'turn-boundary' }, tools(1)], (e) => {
+      for (const x of e) if (typeof data(x)['turn'] === 'number' && data(x)['turn'] === 2) data(x)['turn'] = 3
+    })
+    expect(warnings(skipped)).toEqual([
+      ['session-invariant', seqOf(skipped, 'turn/start', 1), S('turn/start expected turn 2, got 3')],
+    ])
+
+    // (LogBuilder numbers every tool step of a turn 1, so the second step/start says 1.)
+    const steps = build([user, tools(1), tools(1)], (e) => {
+      e[seqOf(e, 'step/end')] = { ...at(e, 'step/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+    })
+    expect(warnings(steps)).toEqual([
+      ['session-invariant', seqOf(steps, 'step/start', 1), S('step/start 1 while step 1 is still open')],
+    ])
+  })
+
+  it('a chunk row outside any step is one warning for the run, at its first seq', () => {
+    const events = [
+      {
+        type: 'user/message',
+        seq: 0,
+        time: 1,
+        data: { id: 'u', role: 'user', content: [{ type: 'text', text: 'q' }], source: { kind: 'user' } },
+        surfaceOp: 'append',
+      },
+      ...[1, 2, 3, 4].map((seq) => ({
+        type: 'assistant/chunk',
+        seq,
+        time: 1,
+        data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: 'x' } },
+      })),
+    ]
+    expect(warnings(events)).toEqual([
+      ['session-invariant', 1, S('assistant/chunk names turn 1/step 1 but open is turn null/step null')],
+    ])
+  })
+
+  it('a tool/result with no prior tool/call in its step, unless it is the synthetic not-started result', () => {
+    const noCall = build([user, tools(1)], (e) => {
+      e[seqOf(e, 'tool/call')] = { ...at(e, 'tool/call'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+    })
+    expect(warnings(noCall)).toEqual([
+      ['session-invariant', seqOf(noCall, 'tool/result'), S('tool/result for call-2 with no prior tool/call in this step')],
+    ])
+    const synthetic = build([user, tools(1)], (e) => {
+      e[seqOf(e, 'tool/call')] = { ...at(e, 'tool/call'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+      const result = at(e, 'tool/result')
+      msg(result).content[0]!['isError'] = true
+      data(result)['error'] = { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' }
+    })
+    expect(warnings(synthetic)).toEqual([])
+  })
+
+  it('turn-enclosed events outside a turn', () => {
+    const events = build([{ kind: 'log-only', which: 0 }, user])
+    expect(warnings(events)).toEqual([
+      ['session-invariant', 0, S('todo/write appended outside any open turn (core execution events must be turn-enclosed)')],
+    ])
+  })
+})
+
+describe('compaction-invariant: the harness companion texts', () => {
+  const compacted = (edit: (e: TestEvent[]) => void) => build([user, tools(1), { kind: 'compact', from: 0, length: 2 }], edit)
+
+  it('a checkpoint with no compaction/start (as in the agent-instructions fixture)', () => {
+    const events = compacted((e) => {
+      for (const type of ['compaction/start', 'compaction/summary', 'compaction/end'])
+        e[seqOf(e, type)] = { ...at(e, type), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+    })
+    const checkpoint = events.find((x) => x['type'] === 'user/message' && x['surfaceOp'] !== 'append') as TestEvent
+    expect(warnings(events)).toEqual([
+      ['compaction-invariant', checkpoint['seq'], C('compaction checkpoint has no matching compaction/start')],
+    ])
+  })
+
+  it('an end with no summary, a summary whose range is not its seqs, an end with no start', () => {
+    const noSummary = compacted((e) => {
+      e[seqOf(e, 'compaction/summary')] = {
+        ...at(e, 'compaction/summary'),
+        type: 'llm/retry-started',
+        data: { retryId: 'r', retry: 1 },
+      }
+    })
+    expect(warnings(noSummary)).toEqual([
+      [
+        'compaction-invariant',
+        seqOf(noSummary, 'compaction/end'),
+        C('successful compaction/end requires one compaction/summary'),
+      ],
+    ])
+    const failed = compacted((e) => {
+      e[seqOf(e, 'compaction/summary')] = {
+        ...at(e, 'compaction/summary'),
+        type: 'llm/retry-started',
+        data: { retryId: 'r', retry: 1 },
+      }
+      data(at(e, 'compaction/end'))['error'] = 'summarizer failed'
+    })
+    expect(warnings(failed)).toEqual([])
+    const range = compacted((e) => {
+      ;(data(at(e, 'compaction/summary'))['shadowedRange'] as { end: number }).end = 99
+    })
+    expect(warnings(range)).toEqual([
+      [
+        'compaction-invariant',
+        seqOf(range, 'compaction/summary'),
+        C('compaction/summary shadowedRange must match the first and last shadowedSeqs'),
+      ],
+    ])
+    const noStart = compacted((e) => {
+      e[seqOf(e, 'compaction/start')] = {
+        ...at(e, 'compaction/start'),
+        type: 'llm/retry-started',
+        data: { retryId: 'r', retry: 1 },
+      }
+    })
+    expect(warnings(noStart)).toEqual([
+      ['compaction-invariant', seqOf(noStart, 'compaction/summary'), C('compaction/summary has no matching compaction/start')],
+      ['compaction-invariant', seqOf(noStart, 'compaction/end') - 1, C('compaction checkpoint has no matching compaction/start')],
+      ['compaction-invariant', seqOf(noStart, 'compaction/end'), C('compaction/end has no matching compaction/start')],
+    ])
+  })
+
+  it('a start while another is open, and a turn boundary crossing an open bracket', () => {
+    const more = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }, { kind: 'compact', from: 0, length: 0 }])
+    const second = more.filter((x) => x['type'] === 'compaction/start')[1] as TestEvent
+    more[seqOf(more, 'compaction/end')] = {
+      ...at(more, 'compaction/end'),
+      type: 'llm/retry-started',
+      data: { retryId: 'r', retry: 1 },
+    }
+    expect(warnings(more)).toEqual([
+      ['compaction-invariant', second['seq'], C('compaction/start while turn 1 is still compacting')],
+    ])
+    // The unfinished bracket, then a turn boundary: both turn/end and turn/start cross it.
+    const crossing = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }, { kind: 'turn-boundary' }], (e) => {
+      e[seqOf(e, 'compaction/end')] = { ...at(e, 'compaction/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+    })
+    expect(warnings(crossing)).toEqual([
+      ['compaction-invariant', seqOf(crossing, 'turn/end'), C('turn/end cannot cross an open compaction for turn 1')],
+      ['compaction-invariant', seqOf(crossing, 'turn/start', 1), C('turn/start cannot cross an open compaction for turn 1')],
+    ])
+  })
+
+  it('a crossing is dropped when a later session/end-seed makes the start stale (a crashed compaction, resumed)', () => {
+    const events = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }, { kind: 'turn-boundary' }], (e) => {
+      e[seqOf(e, 'compaction/end')] = { ...at(e, 'compaction/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+      const start = seqOf(e, 'turn/start', 1)
+      e[start] = { type: 'session/end-seed', seq: start, time: e[start]!['time'], data: {} }
+    })
+    expect(warnings(events)).toEqual([])
+  })
+})
