@@ -67,6 +67,8 @@ export interface ModelStep {
   /** The request is the surface after events 0..atIndex. */
   atIndex: number
   boundary: 'first-output' | 'step-end' | 'open'
+  /** The step's `step/end`, or null while open. */
+  endIndex: number | null
   /** Surface seqs in model order at the request point (nodes deriving nothing included). */
   surface: number[]
   /** The canonical header in force at the request point, and its cache-prefix part (provider, model, system, tools). */
@@ -216,6 +218,7 @@ export class RequestLogBuilder extends LogBuilder {
       startIndex,
       atIndex: -1,
       boundary: 'open',
+      endIndex: null,
       surface: [],
       header: this.header?.canonical ?? null,
       prefixKey: this.header?.prefixKey ?? null,
@@ -230,6 +233,7 @@ export class RequestLogBuilder extends LogBuilder {
     if (s.lateUser !== null) this.userMessage(s.lateUser)
     if (s.close) {
       const end = this.add('step/end', { turn: this.turn, step: this.step })
+      step.endIndex = end
       this.step = 0
       if (step.boundary === 'open') {
         step.atIndex = end

@@ -9,7 +9,9 @@
  *      there is in that request;
  *  (c) the diff: `firstDifference` equals a plain element-wise comparison of the two harness requests (0 when a
  *      prefix header field changed), `appended` / `replacedBy` / `removed` equal the script's replacement record;
- *  (d) `stepList` agrees with `stepRequest` for every step.
+ *  (d) `stepList` agrees with `stepRequest` for every step;
+ *  (e) a live log, cut anywhere: each step so far is requested where the script says for that prefix (an open
+ *      step's request is everything so far), with the harness's messages.
  * A failing run prints its seed; FC_SEED replays it (src/test-support/fast-check-setup.ts).
  */
 
@@ -18,6 +20,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { packRecords, toJsonlBytes } from '../../test-support/log-builder.ts'
 import { requestLogArb, type RequestLog } from '../../test-support/request-log-arbitrary.ts'
+import type { ModelStep } from '../../test-support/request-log-builder.ts'
 import { directFirstDifference, harnessRequest } from '../../test-support/request-oracle.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
 import { LensLog } from '../session/lens-log.ts'
@@ -25,9 +28,13 @@ import { stepList, stepRequest, type StepRequestJson } from './step-request.ts'
 
 const checksum = await loadContentChecksum()
 
-function load(r: RequestLog): LensLog {
+function bytesOf(r: RequestLog): { bytes: Uint8Array; cut: number } {
   const bytes = toJsonlBytes(r.packed ? packRecords(r.events) : r.events)
-  const cut = Math.floor(r.cut * bytes.length)
+  return { bytes, cut: Math.floor(r.cut * bytes.length) }
+}
+
+function load(r: RequestLog): LensLog {
+  const { bytes, cut } = bytesOf(r)
   const log = new LensLog({ checksum })
   log.push(bytes.subarray(0, cut))
   log.push(bytes.subarray(cut))
@@ -44,6 +51,13 @@ function requests(log: LensLog, count: number): StepRequestJson[] {
     expect(request).toBeDefined()
     return request as StepRequestJson
   })
+}
+
+/** Where the script says a step's request is taken when the log so far is its first `n` events (a live log). */
+function pointInPrefix(s: ModelStep, n: number): { atSeq: number; boundary: ModelStep['boundary'] } {
+  if (s.boundary === 'first-output' && s.atIndex + 1 < n) return { atSeq: s.atIndex, boundary: 'first-output' }
+  if (s.endIndex !== null && s.endIndex < n) return { atSeq: s.endIndex, boundary: 'step-end' }
+  return { atSeq: n - 1, boundary: 'open' }
 }
 
 const seqs = (messages: readonly { seq: number }[]) => messages.map((m) => m.seq)
@@ -69,7 +83,7 @@ describe('step requests on generated logs with realistic steps', () => {
           })
         })
       }),
-      { numRuns: 800 },
+      { numRuns: 700 },
     )
   })
 
@@ -100,24 +114,30 @@ describe('step requests on generated logs with realistic steps', () => {
           expect(seqs(request.messages)).toEqual(model.surface.filter((seq) => !r.derivesNothing.has(seq)))
           expect(request.skippedNodes).toEqual(model.surface.filter((seq) => r.derivesNothing.has(seq)))
         })
-        // Each node's life from the script's record of entries and replacements, step by step.
+        // Each node's life from the script's record of entries and replacements: the step positions whose request
+        // holds it, and what stands for it at the first step after its replacement (collected, then compared once).
         const at = r.steps.map((s) => s.atIndex)
+        const expectedLives: string[] = []
+        const actualLives: string[] = []
         for (const [seq, entered] of r.entered) {
           const by = r.left.get(seq)
           const gone = by === undefined ? -1 : at.findIndex((a) => a >= by)
-          at.forEach((a, k) => {
-            const expected = a >= entered && (gone === -1 || k < gone)
-            expect(visible[k]?.has(seq), `seq ${seq} at step position ${k}`).toBe(expected)
-          })
+          const inRequests = (has: (k: number) => boolean) => `seq ${seq} in steps [${at.flatMap((_, k) => (has(k) ? [k] : []))}]`
+          expectedLives.push(inRequests((k) => (at[k] as number) >= entered && (gone === -1 || k < gone)))
+          actualLives.push(inRequests((k) => visible[k]?.has(seq) === true))
           if (by === undefined || gone === -1) continue
-          // What stands for it at the first step after: its replacement, or the one that replaced that since.
+          // Its replacement, or the one that replaced that before the step's request point.
           let standIn = by
           for (let next = r.left.get(standIn); next !== undefined && next <= (at[gone] as number); next = r.left.get(standIn))
             standIn = next
-          expect(visible[gone]?.has(standIn), `stand-in ${standIn} for ${seq} at step position ${gone}`).toBe(true)
+          expectedLives.push(`seq ${seq} stood for by ${standIn} at step ${gone}`)
+          actualLives.push(
+            `seq ${seq} stood for by ${visible[gone]?.has(standIn) === true ? standIn : 'nothing'} at step ${gone}`,
+          )
         }
+        expect(actualLives).toEqual(expectedLives)
       }),
-      { numRuns: 700 },
+      { numRuns: 600 },
     )
   })
 
@@ -177,7 +197,30 @@ describe('step requests on generated logs with realistic steps', () => {
           previous = harness
         })
       }),
-      { numRuns: 600 },
+      { numRuns: 500 },
+    )
+  })
+
+  it('(e) a live log: after the first slice of its bytes, each step so far is requested where the script says, as the harness folds it', () => {
+    fc.assert(
+      fc.property(requestLogArb, (r) => {
+        const { bytes, cut } = bytesOf(r)
+        const log = new LensLog({ checksum })
+        log.push(bytes.subarray(0, cut))
+        const n = log.length
+        expect(log.strictLength).toBe(n)
+        const expected = r.steps
+          .filter((s) => s.startIndex < n)
+          .map((s) => ({ turn: s.turn, step: s.step, ...pointInPrefix(s, n) }))
+        const got = requests(log, stepList(log).length)
+        expect(got.map(({ turn, step, atSeq, boundary }) => ({ turn, step, atSeq, boundary }))).toEqual(expected)
+        for (const request of got) {
+          const harness = harnessRequest(r.events, request.atSeq)
+          expect(request.messages).toEqual(harness.messages)
+          expect(request.skippedNodes).toEqual(harness.skipped)
+        }
+      }),
+      { numRuns: 300 },
     )
   })
 })
