@@ -25,9 +25,16 @@ export interface RequestSlice {
   openRequest: (pin: StepRef | null) => void
 }
 
-export const createRequestSlice: LensSliceCreator<RequestSlice> = () => (set) => ({
-  middleTab: 'surface',
-  requestPin: null,
-  setMiddleTab: (middleTab) => set({ middleTab }),
-  openRequest: (requestPin) => set({ middleTab: 'request', requestPin }),
-})
+export const createRequestSlice: LensSliceCreator<RequestSlice> = () => (set, _get, api) => {
+  // A picked step belongs to the log it was picked in: a new load follows the cursor again (a `#step` deep link is
+  // applied after its load is ready, so it still pins).
+  api.subscribe((s, previous) => {
+    if (s.loadGeneration !== previous.loadGeneration && s.requestPin !== null) set({ requestPin: null })
+  })
+  return {
+    middleTab: 'surface',
+    requestPin: null,
+    setMiddleTab: (middleTab) => set({ middleTab }),
+    openRequest: (requestPin) => set({ middleTab: 'request', requestPin }),
+  }
+}
