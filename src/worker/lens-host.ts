@@ -132,6 +132,9 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         case 'log-prefix':
           result = logPrefixFile(session.lensLog, req.index)
           break
+        case 'detail-text':
+          result = session.detailText(req.index, req.field, req.offset, req.length)
+          break
         case 'step-request':
           result = stepRequestAnswer(session.lensLog, req.target, req.have)
           break

@@ -8,7 +8,8 @@
 
 import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
-import { KIND_NAMES, clip, summarizeEvent } from './event-summary.ts'
+import { DetailTexts, type DetailTextChunk, type DetailTextField } from './detail-text.ts'
+import { KIND_NAMES, summarizeEvent } from './event-summary.ts'
 import { EMPTY_LAYOUT, extendLayout, layoutReplacements, type ReplaceLayout } from './replace-layout.ts'
 import { safeStringify } from './safe-json.ts'
 import {
@@ -24,6 +25,8 @@ import {
   type TranscriptRowRef,
 } from './protocol.ts'
 
+/** Hidden-character counts of an empty text. */
+const NO_HIDDEN = { total: 0, bidi: 0, invisible: 0, control: 0, surrogate: 0 } as const
 /** Slice size for reading a File: big enough to amortise the await, small enough to report progress smoothly. */
 export const READ_SLICE_BYTES = 2 * 1024 * 1024
 /** Counterpart lists for huge compactions are capped; the inspector says how many there are. */
@@ -58,6 +61,7 @@ export class LensSession {
   private readonly replacementBySeq = new Map<number, number>()
   private readonly replacementByIndex = new Map<number, number>()
   private seqIsIndexUntil = 0
+  private readonly texts = new DetailTexts()
   private layout: ReplaceLayout = EMPTY_LAYOUT
   private layoutIsFull = true
   private fullLayoutAt = 0
@@ -281,11 +285,15 @@ export class LensSession {
     const sources = Array.isArray(event.sourceEventSeqs)
       ? event.sourceEventSeqs.filter((s): s is number => typeof s === 'number')
       : []
-    const raw = log.isUpgraded(index) ? log.rawEvent(index) : undefined
+    // Only the first part of a long JSON goes out with the detail; the inspector asks for more (`detailText`).
+    const raw = this.texts.chunk(log, index, 'raw', 0, RAW_JSON_MAX_CHARS)
+    const disk = this.texts.chunk(log, index, 'disk', 0, RAW_JSON_MAX_CHARS)
     return {
       summary,
-      rawJson: clip(safeStringify(event, 2) ?? String(event), RAW_JSON_MAX_CHARS),
-      onDiskJson: raw === undefined ? null : clip(safeStringify(raw, 2) ?? String(raw), RAW_JSON_MAX_CHARS),
+      rawJson: raw?.text ?? '',
+      onDiskJson: disk?.text ?? null,
+      rawJsonInfo: { total: raw?.total ?? 0, hidden: raw?.hidden ?? NO_HIDDEN },
+      onDiskJsonInfo: disk === null ? null : { total: disk.total, hidden: disk.hidden },
       surfaceOp: event.surfaceOp === undefined ? null : (safeStringify(event.surfaceOp) ?? null),
       sourceEventSeqs: sources,
       enteredSeq: node === -1 ? null : timeline.seqOf(node),
@@ -296,6 +304,11 @@ export class LensSession {
       replacement,
       diagnostics: log.diagnostics.filter((d) => d.index === index).slice(0, 100),
     }
+  }
+
+  /** A piece of the selected event's JSON (`field` raw or on disk) for the inspector's "Show more" and copy. */
+  detailText(index: number, field: DetailTextField, offset: number, length: number): DetailTextChunk | null {
+    return this.texts.chunk(this.log, index, field, offset, length)
   }
 
   /** Leaf transcript seqs a replacement stands for, through nested replacements. */

@@ -9,6 +9,7 @@
 
 import type { Diagnostic, LogEncoding, ReplacementKind, SessionHeader } from '../core/index.ts'
 import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series-query.ts'
+import type { DetailTextChunk, DetailTextField, DetailTextInfo } from './detail-text.ts'
 import type { ReplaceLayout } from './replace-layout.ts'
 import type { StepListAnswer, StepRequestAnswer, StepRequestJsonText, StepTarget } from './step-request-query.ts'
 
@@ -17,8 +18,8 @@ export const PROTOCOL_VERSION = 2
 
 /** Longest text preview a row summary carries (characters); the inspector has the full JSON. */
 export const PREVIEW_MAX_CHARS = 4096
-/** Longest raw JSON the inspector is sent (characters); larger events are cut with a note. */
-export const RAW_JSON_MAX_CHARS = 256 * 1024
+/** First part of an event's JSON sent with its detail (characters); the rest comes piece by piece (`detail-text`). */
+export const RAW_JSON_MAX_CHARS = 64 * 1024
 /** Diagnostics shipped with a summary; the total count is always exact. */
 export const DIAGNOSTICS_MAX = 5000
 
@@ -143,8 +144,11 @@ export interface TranscriptRowRef {
 /** Everything the inspector shows for one event, as of a cursor. */
 export interface EventDetail {
   readonly summary: EventSummary
+  /** The first `RAW_JSON_MAX_CHARS` of the event's JSON (of `rawJsonInfo.total`), cut between code points. */
   readonly rawJson: string
   readonly onDiskJson: string | null
+  readonly rawJsonInfo: DetailTextInfo
+  readonly onDiskJsonInfo: DetailTextInfo | null
   readonly surfaceOp: string | null
   readonly sourceEventSeqs: readonly number[]
   readonly enteredSeq: number | null
@@ -232,6 +236,13 @@ export type LensRequest =
   | (Query & { readonly type: 'search'; readonly searchId: number; readonly spec: SearchSpec })
   | (Query & { readonly type: 'search-more'; readonly searchId: number })
   | (Query & { readonly type: 'log-prefix'; readonly index: number })
+  | (Query & {
+      readonly type: 'detail-text'
+      readonly index: number
+      readonly field: DetailTextField
+      readonly offset: number
+      readonly length: number
+    })
   | (Query & { readonly type: 'step-request'; readonly target: StepTarget; readonly have: string | null })
   | (Query & { readonly type: 'step-list' })
   | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
@@ -248,6 +259,7 @@ export interface QueryResults {
   search: SearchBatch
   'search-more': SearchBatch
   'log-prefix': LogPrefixFile
+  'detail-text': DetailTextChunk | null
   'step-request': StepRequestAnswer
   'step-list': StepListAnswer
   'step-request-json': StepRequestJsonText
@@ -289,6 +301,7 @@ const REQUEST_TYPES = new Set([
   'detail',
   'index-of-seq',
   'log-prefix',
+  'detail-text',
   'step-request',
   'step-list',
   'step-request-json',

@@ -1,27 +1,38 @@
 /**
  * The body of a transcript or surface entry: text, collapsed reasoning, tool calls. Everything from the log is
  * rendered as React text children (escaped by React); there is no HTML path from log content into the DOM.
+ * Bidi and invisible characters show as markers (`VisibleText`); a copied selection keeps the originals.
  */
 
 import type { EventSummary } from '../../worker/protocol.ts'
+import { VisibleText, keepOriginalsOnCopy } from './VisibleText.tsx'
 
 export function EntryBody({ summary, compact }: { summary: EventSummary; compact: boolean }) {
   return (
-    <div className="min-w-0">
+    <div className="min-w-0" onCopy={keepOriginalsOnCopy}>
       {summary.reasoning !== '' ? (
         <details className="mb-1 text-muted" onClick={(e) => e.stopPropagation()}>
           <summary className="cursor-pointer text-xs">
             reasoning ({summary.reasoning.length.toLocaleString('en-US')} chars)
           </summary>
-          <p className="max-h-48 overflow-hidden whitespace-pre-wrap break-words text-xs italic">{summary.reasoning}</p>
+          <p className="max-h-48 overflow-hidden whitespace-pre-wrap break-words text-xs italic">
+            <VisibleText text={summary.reasoning} />
+          </p>
         </details>
       ) : null}
       {summary.text !== '' ? (
-        <p className={`${compact ? 'max-h-10' : 'max-h-60'} overflow-hidden whitespace-pre-wrap break-words`}>{summary.text}</p>
+        <p className={`${compact ? 'max-h-10' : 'max-h-60'} overflow-hidden whitespace-pre-wrap break-words`}>
+          <VisibleText text={summary.text} />
+        </p>
       ) : null}
       {summary.toolCalls.map((call, i) => (
         <p key={i} className="mt-1 max-h-16 overflow-hidden break-all font-mono text-xs">
-          <span className="text-tool">→ {call.name}</span> <span className="text-muted">{call.args}</span>
+          <span className="text-tool">
+            → <VisibleText text={call.name} />
+          </span>{' '}
+          <span className="text-muted">
+            <VisibleText text={call.args} />
+          </span>
         </p>
       ))}
     </div>

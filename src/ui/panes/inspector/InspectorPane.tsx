@@ -1,9 +1,11 @@
-/** The inspector: raw event JSON, surface facts, source links, replacement details and the event's diagnostics. */
+/** The inspector: raw event JSON (in pieces, hidden characters marked), surface facts, source links, replacement details and the event's diagnostics. */
 
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectDetail, selectSelected } from '../../../store/selectors.ts'
 import type { EventDetail } from '../../../worker/protocol.ts'
 import { SeqBadge } from '../../shared/SeqBadge.tsx'
+import { VisibleText } from '../../shared/VisibleText.tsx'
+import { ExpandableText } from './ExpandableText.tsx'
 import { SeqLinks } from './SeqLinks.tsx'
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
@@ -44,7 +46,9 @@ function DetailView({ detail }: { detail: EventDetail }) {
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-mono text-sm">#{s.seq ?? '?'}</span>
-        <span className="font-semibold">{s.type}</span>
+        <span className="font-semibold">
+          <VisibleText text={s.type} />
+        </span>
         <span className="text-xs text-muted">line {s.line}</span>
         {s.upgraded ? <span className="rounded bg-warn-soft px-1 text-xs">legacy event, upgraded in memory</span> : null}
         {s.packed ? (
@@ -111,7 +115,7 @@ function DetailView({ detail }: { detail: EventDetail }) {
         <ul className="rounded border border-danger bg-danger-soft p-1 text-xs" aria-label="Diagnostics for this event">
           {detail.diagnostics.map((d, i) => (
             <li key={i}>
-              <span className="font-mono">{d.code}</span>: {d.message}
+              <span className="font-mono">{d.code}</span>: <VisibleText text={d.message} />
             </li>
           ))}
         </ul>
@@ -119,21 +123,27 @@ function DetailView({ detail }: { detail: EventDetail }) {
       <h3 className="text-xs font-semibold text-muted">
         {s.upgraded ? 'Event as the harness reads it (upgraded)' : 'Raw event'}
       </h3>
-      <pre
-        className="max-h-96 overflow-auto rounded bg-raised p-2 font-mono text-xs whitespace-pre-wrap break-all"
-        data-testid="inspector-json"
-      >
-        {detail.rawJson}
-      </pre>
-      {detail.onDiskJson !== null ? (
+      <ExpandableText
+        key={`raw:${s.index}`}
+        index={s.index}
+        seq={s.seq}
+        field="raw"
+        initial={detail.rawJson}
+        info={detail.rawJsonInfo}
+        testId="inspector-json"
+      />
+      {detail.onDiskJson !== null && detail.onDiskJsonInfo !== null ? (
         <>
           <h3 className="text-xs font-semibold text-muted">On disk (legacy shape)</h3>
-          <pre
-            className="max-h-96 overflow-auto rounded bg-raised p-2 font-mono text-xs whitespace-pre-wrap break-all"
-            data-testid="inspector-disk-json"
-          >
-            {detail.onDiskJson}
-          </pre>
+          <ExpandableText
+            key={`disk:${s.index}`}
+            index={s.index}
+            seq={s.seq}
+            field="disk"
+            initial={detail.onDiskJson}
+            info={detail.onDiskJsonInfo}
+            testId="inspector-disk-json"
+          />
         </>
       ) : null}
     </div>

@@ -2,6 +2,7 @@
 
 import type { EventSummary } from '../../../worker/protocol.ts'
 import { EntryBody } from '../../shared/EntryBody.tsx'
+import { VisibleText } from '../../shared/VisibleText.tsx'
 import { TONE_TEXT, replaceRangeText, rowView } from '../../shared/row-view.ts'
 
 export function SurfaceRow({
@@ -27,7 +28,9 @@ export function SurfaceRow({
           {position + 1}.
         </span>
         <span className="font-mono tabular-nums text-muted">#{seq}</span>
-        <span className={`font-semibold ${TONE_TEXT[view.tone]}`}>{view.label}</span>
+        <span className={`font-semibold ${TONE_TEXT[view.tone]}`}>
+          <VisibleText text={view.label} />
+        </span>
         {range !== null ? (
           <span className="rounded bg-warn-soft px-1 text-ink" data-replace-range>
             {range}

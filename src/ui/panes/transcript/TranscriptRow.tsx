@@ -2,6 +2,7 @@
 
 import type { EventSummary, TranscriptRowRef } from '../../../worker/protocol.ts'
 import { EntryBody } from '../../shared/EntryBody.tsx'
+import { VisibleText } from '../../shared/VisibleText.tsx'
 import { TONE_TEXT, replaceRangeText, rowView } from '../../shared/row-view.ts'
 import { LifespanBar } from './LifespanBar.tsx'
 
@@ -24,7 +25,9 @@ export function TranscriptRow({ rowRef, summary, cursor, length }: TranscriptRow
           #{summary.seq ?? '?'}
           {rowRef.span > 1 && summary.seq !== null ? `–#${summary.seq + rowRef.span - 1}` : ''}
         </span>
-        <span className={`font-semibold ${TONE_TEXT[view.tone]}`}>{view.label}</span>
+        <span className={`font-semibold ${TONE_TEXT[view.tone]}`}>
+          <VisibleText text={view.label} />
+        </span>
         {view.shadowedBy !== null ? (
           <span className="rounded bg-shadowed px-1 text-muted" data-shadowed-by={view.shadowedBy}>
             shadowed by #{view.shadowedBy}

@@ -1,0 +1,203 @@
+/**
+ * The viewer on the worst inputs: a log with a 10 MB tool result, a 10 MB assistant message and a 10 MB line that
+ * is not JSON, and every file of the fuzz seed corpus. Each loads (ready, or error with its diagnostics), the
+ * diagnostics pane lists the defects the Node core finds on the same bytes (code and line), and the page stays
+ * responsive: the inspector shows the first part of a huge value with an expand control, "Show more" adds the
+ * next piece, "Copy full value" copies exactly the event's JSON.
+ *
+ * Responsiveness is measured, not asserted tightly: long tasks (PerformanceObserver) during load and expand are
+ * reported in the test's annotations; the only bound is that the page answers a click within a generous time.
+ */
+
+import { createHash } from 'node:crypto'
+import { readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { expect, test, type Page } from '@playwright/test'
+import type { LensLog } from '../src/core/index.ts'
+import { waitLoaded } from './support/app.ts'
+import { foldInNode } from './support/expected.ts'
+import { hugeContentLog } from './support/huge-logs.ts'
+
+const SIZE = 10 * 1024 * 1024
+/** What the inspector shows before "Show more", and what one click adds (RAW_JSON_MAX_CHARS, SHOW_MORE_CHARS). */
+const FIRST_PIECE = 64 * 1024
+const MORE_PIECE = 256 * 1024
+/** Generous: a frozen page fails this, a slow shared CI machine does not. */
+const ANSWER_WITHIN_MS = 10_000
+
+const CORPUS_DIR = fileURLToPath(new URL('../src/test-support/fuzz-corpus/', import.meta.url))
+const CORPUS = readdirSync(CORPUS_DIR).filter((name) => name !== 'expected.json')
+
+/** Record every long task (>50 ms on the main thread) from the first script on. */
+async function watchLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] }
+    w.__longTasks = []
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__longTasks.push(entry.duration)
+    }).observe({ type: 'longtask', buffered: true })
+  })
+}
+
+/** Long tasks since the last call: count and the longest (ms). */
+async function takeLongTasks(page: Page): Promise<{ count: number; maxMs: number }> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __longTasks: number[] }
+    const tasks = w.__longTasks.splice(0)
+    return { count: tasks.length, maxMs: Math.round(Math.max(0, ...tasks)) }
+  })
+}
+
+async function serve(page: Page, name: string, body: Buffer | string): Promise<void> {
+  const path = `/fixtures/${name}`
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body
+  await page.route(
+    (url) => url.pathname === path,
+    (route) => route.fulfill({ status: 200, body: bytes, contentType: 'application/octet-stream' }),
+  )
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex')
+}
+
+/** The diagnostics pane lists every defect of the Node fold: the count, and each one's code with its line. */
+async function expectDiagnosticsListed(page: Page, log: LensLog): Promise<void> {
+  const pane = page.getByTestId('diagnostics')
+  await expect(pane).toHaveAttribute('data-count', String(log.diagnostics.length))
+  const rows = pane.locator('[role=option]')
+  await expect(rows).toHaveCount(Math.min(log.diagnostics.length, await rows.count()))
+  const listed = await rows.allInnerTexts()
+  for (const [i, d] of log.diagnostics.slice(0, listed.length).entries()) {
+    expect(listed[i]).toContain(d.code)
+    expect(listed[i]).toContain(`line ${d.line ?? '—'}`)
+  }
+}
+
+test.describe('huge values', () => {
+  test.setTimeout(180_000)
+
+  test('a 10 MB tool result, a 10 MB answer and a 10 MB non-JSON line: loads, lists the defect, expands, copies', async ({
+    page,
+    context,
+  }, testInfo) => {
+    const { jsonl, toolResultSeq, answerSeq, badLine } = hugeContentLog(SIZE)
+    const log = await foldInNode(jsonl)
+    const toolJson = JSON.stringify(log.event(toolResultSeq), null, 2)
+    const answerJson = JSON.stringify(log.event(answerSeq), null, 2)
+    expect(toolJson.length).toBeGreaterThan(SIZE)
+    expect(log.diagnostics.some((d) => d.code === 'line-invalid-json' && d.line === badLine)).toBe(true)
+
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    await watchLongTasks(page)
+    await serve(page, 'huge.jsonl', jsonl)
+    // While the 30 MB load runs, the page keeps answering (each probe is one round trip to the page).
+    await page.goto('/?log=/fixtures/huge.jsonl')
+    let slowestProbeMs = 0
+    while ((await page.getByTestId('app').getAttribute('data-load-state')) === 'loading') {
+      const started = Date.now()
+      await page.evaluate(() => document.title)
+      slowestProbeMs = Math.max(slowestProbeMs, Date.now() - started)
+      expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS)
+      await page.waitForTimeout(50)
+    }
+    await waitLoaded(page)
+    await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'ready')
+    const load = await takeLongTasks(page)
+    await expectDiagnosticsListed(page, log)
+
+    // The tool result row shows a cut preview, never the 10 MB.
+    const row = page.getByTestId('transcript-pane').locator(`[role=option][data-seq="${toolResultSeq}"]`)
+    await expect(row).toContainText('preview cut')
+    expect((await row.innerText()).length).toBeLessThan(10_000)
+
+    // Selecting it answers within the bound; the inspector shows the first piece of the JSON, with the total.
+    let started = Date.now()
+    await row.click()
+    const expand = page.getByTestId('expand-text')
+    await expect(expand).toHaveAttribute('data-total', String(toolJson.length), { timeout: ANSWER_WITHIN_MS })
+    const selectMs = Date.now() - started
+    await expect(expand).toHaveAttribute('data-shown', String(FIRST_PIECE))
+    const json = page.getByTestId('inspector-json')
+    expect(await json.evaluate((el) => el.textContent)).toBe(toolJson.slice(0, FIRST_PIECE))
+    await expect(page.getByTestId('expand-more')).toContainText(/Show more \(64 K of 10\.\d M characters shown\)/)
+    const select = await takeLongTasks(page)
+
+    // Show more: the next piece follows on, in order; every piece is its own text node (no 10 MB node).
+    started = Date.now()
+    await page.getByTestId('expand-more').click()
+    await expect(expand).toHaveAttribute('data-shown', String(FIRST_PIECE + MORE_PIECE), { timeout: ANSWER_WITHIN_MS })
+    const expandMs = Date.now() - started
+    expect(await json.evaluate((el) => el.textContent)).toBe(toolJson.slice(0, FIRST_PIECE + MORE_PIECE))
+    const longestNode = await json.evaluate((el) => {
+      let longest = 0
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) longest = Math.max(longest, n.nodeValue?.length ?? 0)
+      return longest
+    })
+    expect(longestNode).toBeLessThanOrEqual(MORE_PIECE)
+    const expandTasks = await takeLongTasks(page)
+
+    // Copy full value: the clipboard holds exactly the event's JSON (compared by hash in the page).
+    started = Date.now()
+    await page.getByTestId('copy-full').click()
+    await expect(expand).toHaveAttribute('data-copied', String(toolJson.length), { timeout: 30_000 })
+    const copyMs = Date.now() - started
+    const clipboardHash = await page.evaluate(async () => {
+      const text = await navigator.clipboard.readText()
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+      return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
+    })
+    expect(clipboardHash).toBe(sha256(toolJson))
+
+    // Save full value downloads the same text.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-full').click()])
+    expect(download.suggestedFilename()).toBe(`event-${toolResultSeq}.json`)
+    const saved = await (await download.createReadStream()).toArray().then((parts) => Buffer.concat(parts).toString('utf8'))
+    expect(sha256(saved)).toBe(sha256(toolJson))
+
+    // The 10 MB answer: the same control, its own total; the page still answers a click on another row.
+    started = Date.now()
+    await page.getByTestId('transcript-pane').locator(`[role=option][data-seq="${answerSeq}"]`).click()
+    await expect(expand).toHaveAttribute('data-total', String(answerJson.length), { timeout: ANSWER_WITHIN_MS })
+    const answerMs = Date.now() - started
+    await expect(expand).toHaveAttribute('data-shown', String(FIRST_PIECE))
+    await page.getByTestId('expand-more').click()
+    await expect(expand).toHaveAttribute('data-shown', String(FIRST_PIECE + MORE_PIECE), { timeout: ANSWER_WITHIN_MS })
+    expect(await json.evaluate((el) => el.textContent)).toBe(answerJson.slice(0, FIRST_PIECE + MORE_PIECE))
+    const answerTasks = await takeLongTasks(page)
+
+    const figures = {
+      loadLongTasks: load,
+      slowestProbeDuringLoadMs: slowestProbeMs,
+      selectToolResultMs: selectMs,
+      selectLongTasks: select,
+      showMoreMs: expandMs,
+      showMoreLongTasks: expandTasks,
+      copyFullMs: copyMs,
+      answerSelectMs: answerMs,
+      answerLongTasks: answerTasks,
+    }
+    testInfo.annotations.push({ type: 'responsiveness', description: JSON.stringify(figures) })
+    console.log(`huge-content figures: ${JSON.stringify(figures)}`)
+  })
+})
+
+test.describe('fuzz corpus in the viewer', () => {
+  for (const name of CORPUS) {
+    test(`${name}: loads (ready or error), lists its defects with line numbers`, async ({ page }) => {
+      const bytes = readFileSync(CORPUS_DIR + name)
+      const log = await foldInNode(bytes)
+      await serve(page, name, bytes)
+      await page.goto(`/?log=/fixtures/${name}`)
+      await waitLoaded(page)
+      await expectDiagnosticsListed(page, log)
+      // The page answers a click: selecting the first row (when there is one) fills the inspector.
+      const first = page.getByTestId('transcript-pane').locator('[role=option][data-seq]').first()
+      if (log.length > 0 && (await first.count()) > 0) {
+        await first.click()
+        await expect(page.getByTestId('expand-text')).toHaveAttribute('data-total', /^[1-9]\d*$/, { timeout: ANSWER_WITHIN_MS })
+      }
+    })
+  }
+})

@@ -1,0 +1,188 @@
+/**
+ * A long text in the inspector (an event's JSON), shown a piece at a time: the detail brings the first part,
+ * "Show more" asks the worker for the next piece (`detail-text`), and "Copy full value" / "Save full value" take
+ * the whole value from the worker without putting it in the page. Each piece is its own text node, so a 10 MB
+ * tool result never becomes one 10 MB node laid out in one go, and the page keeps at most `SHOWN_MAX_CHARS`.
+ *
+ * Hidden characters are counted over the whole value (by the worker) for the banner and shown as markers in
+ * what is on screen (`VisibleText`); copying (the button or a selection) gives the original characters.
+ *
+ * Contract: `[data-testid=expand-text]` (`-disk` for the on-disk JSON) with `data-shown` and `data-total`
+ * (UTF-16 characters) and, after a copy, `data-copied` (characters copied); buttons `expand-more`, `copy-full`,
+ * `save-full`; `[data-testid=hidden-chars]` with `data-count` when the value holds hidden characters.
+ */
+
+import { useState } from 'react'
+import type { HiddenCounts } from '../../../core/text/hidden-chars.ts'
+import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import type { DetailTextField, DetailTextInfo } from '../../../worker/detail-text.ts'
+import { VisibleText, keepOriginalsOnCopy } from '../../shared/VisibleText.tsx'
+
+/** Characters one "Show more" adds. */
+export const SHOW_MORE_CHARS = 256 * 1024
+/** Characters the page holds of one value at most; beyond, copy or save it. */
+export const SHOWN_MAX_CHARS = 2 * 1024 * 1024
+
+const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
+
+/** "812", "64 K", "10.2 M" characters. */
+export function charCount(n: number): string {
+  if (n < 1024) return String(n)
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} K`
+  return `${(n / (1024 * 1024)).toFixed(1)} M`
+}
+
+function hiddenSummary(hidden: HiddenCounts): string {
+  const parts = [
+    hidden.bidi > 0 ? `${hidden.bidi.toLocaleString('en-US')} bidirectional` : '',
+    hidden.invisible > 0 ? `${hidden.invisible.toLocaleString('en-US')} invisible` : '',
+    hidden.control > 0 ? `${hidden.control.toLocaleString('en-US')} control` : '',
+    hidden.surrogate > 0 ? `${hidden.surrogate.toLocaleString('en-US')} unpaired surrogate` : '',
+  ].filter((p) => p !== '')
+  return parts.join(', ')
+}
+
+export interface ExpandableTextProps {
+  readonly index: number
+  readonly seq: number | null
+  readonly field: DetailTextField
+  /** The first piece, as the detail brought it. */
+  readonly initial: string
+  readonly info: DetailTextInfo
+  readonly testId: string
+}
+
+export function ExpandableText({ index, seq, field, initial, info, testId }: ExpandableTextProps) {
+  const store = useLensStoreApi()
+  const suffix = field === 'disk' ? '-disk' : ''
+  const [pieces, setPieces] = useState<string[]>([initial])
+  const [shown, setShown] = useState(initial.length)
+  const [busy, setBusy] = useState(false)
+  const [note, setNote] = useState<string | null>(null)
+  const [copied, setCopied] = useState<number | null>(null)
+  const total = info.total
+  const atLimit = shown >= SHOWN_MAX_CHARS
+
+  const fetchText = (offset: number, length: number) => store.client.query('detail-text', { index, field, offset, length })
+
+  const showMore = async (): Promise<void> => {
+    setBusy(true)
+    try {
+      const chunk = await fetchText(shown, SHOW_MORE_CHARS)
+      if (chunk === null || chunk.offset !== shown) return
+      setPieces((p) => [...p, chunk.text])
+      setShown(chunk.end)
+    } catch (error) {
+      setNote(`Could not read more: ${error instanceof Error ? error.message : String(error)}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const fullValue = async (): Promise<string | null> => {
+    const chunk = await fetchText(0, total)
+    return chunk === null ? null : chunk.text
+  }
+
+  const copyFull = async (): Promise<void> => {
+    setBusy(true)
+    try {
+      const text = await fullValue()
+      if (text === null) return
+      await navigator.clipboard.writeText(text)
+      setCopied(text.length)
+      setNote(`Copied ${text.length.toLocaleString('en-US')} characters`)
+    } catch (error) {
+      setNote(`Could not copy: ${error instanceof Error ? error.message : String(error)}`)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const saveFull = async (): Promise<void> => {
+    setBusy(true)
+    try {
+      const text = await fullValue()
+      if (text === null) return
+      const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }))
+      const a = document.createElement('a')
+      a.href = url
+      a.download = `event-${seq ?? index}${field === 'disk' ? '-on-disk' : ''}.json`
+      a.click()
+      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <div className="flex flex-col gap-1">
+      {info.hidden.total > 0 ? (
+        <p
+          className="rounded border border-danger bg-danger-soft px-2 py-1 text-xs"
+          role="alert"
+          data-testid={`hidden-chars${suffix}`}
+          data-count={info.hidden.total}
+        >
+          ⚠ This value contains {info.hidden.total.toLocaleString('en-US')} bidirectional/invisible character
+          {info.hidden.total === 1 ? '' : 's'} ({hiddenSummary(info.hidden)}), shown below as ⟨U+…⟩ markers. Text can read
+          differently from what it holds; copying keeps the original characters.
+        </p>
+      ) : null}
+      <pre
+        className="max-h-96 overflow-auto rounded bg-raised p-2 font-mono text-xs whitespace-pre-wrap break-all"
+        data-testid={testId}
+        onCopy={keepOriginalsOnCopy}
+      >
+        {pieces.map((piece, i) => (
+          <span key={i}>
+            <VisibleText text={piece} />
+          </span>
+        ))}
+      </pre>
+      <div
+        className="flex flex-wrap items-center gap-2"
+        data-testid={`expand-text${suffix}`}
+        data-shown={shown}
+        data-total={total}
+        data-copied={copied ?? undefined}
+      >
+        {shown < total && !atLimit ? (
+          <button
+            type="button"
+            className={BUTTON}
+            disabled={busy}
+            data-testid={`expand-more${suffix}`}
+            onClick={() => void showMore()}
+          >
+            Show more ({charCount(shown)} of {charCount(total)} characters shown)
+          </button>
+        ) : null}
+        {shown < total && atLimit ? (
+          <span className="text-xs text-muted">
+            The page shows at most {charCount(SHOWN_MAX_CHARS)} characters of a value; copy or save it for the rest.
+          </span>
+        ) : null}
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={busy}
+          data-testid={`copy-full${suffix}`}
+          onClick={() => void copyFull()}
+        >
+          Copy full value
+        </button>
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={busy}
+          data-testid={`save-full${suffix}`}
+          onClick={() => void saveFull()}
+        >
+          Save full value
+        </button>
+        {note !== null ? <span className="text-xs text-muted">{note}</span> : null}
+      </div>
+    </div>
+  )
+}
