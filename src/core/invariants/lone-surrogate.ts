@@ -22,16 +22,15 @@ export interface TextRange {
   readonly end: number
 }
 
-const ESCAPE = /\\u[dD][89abcdefABCDEF]/g
+const ESCAPE = /\\u[dD][89abcdefABCDEF]/
 
 /**
  * Whether a record's JSON text can hold a lone surrogate at all: decoded UTF-8 never yields one,
  * so it can only come from a `\uD800`-`\uDFFF` escape. Lets the walk skip almost every event.
+ * (On a slice: a regex from `lastIndex` would scan on to the end of the whole decoded block.)
  */
 export function textMayHoldSurrogate(text: TextRange): boolean {
-  ESCAPE.lastIndex = text.start
-  const m = ESCAPE.exec(text.source)
-  return m !== null && m.index < text.end
+  return ESCAPE.test(text.source.slice(text.start, text.end))
 }
 
 /** The first string (depth first, in key order) holding a lone surrogate, with where. */
