@@ -10,6 +10,20 @@ const noUi = {
   message: 'src/core is pure: no UI libraries.',
 }
 
+/** Every way a string becomes markup or code in a page; none is needed to render a log, all are refused. */
+const NO_HTML_SINKS = [
+  { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render log content as text, never as HTML.' },
+  {
+    selector:
+      'MemberExpression[property.name=/^(innerHTML|outerHTML|insertAdjacentHTML|write|writeln|createContextualFragment)$/]',
+    message: 'No HTML sinks in browser code: render log content as text (React children, textContent).',
+  },
+  {
+    selector: "CallExpression[callee.name='eval'], NewExpression[callee.name='Function']",
+    message: 'No eval: the CSP refuses it.',
+  },
+]
+
 export default tseslint.config(
   { ignores: ['dist', 'dist-*', 'node_modules', 'coverage', '.bench', 'test-results', 'playwright-report', 'public'] },
   js.configs.recommended,
@@ -55,6 +69,8 @@ export default tseslint.config(
           patterns: [{ group: ['node:*', '**/server/**', '**/cli/**'], message: 'Browser code cannot reach Node-only layers.' }],
         },
       ],
+      // Log content is untrusted: it reaches the DOM as text only (SECURITY.md, "The viewer").
+      'no-restricted-syntax': ['error', ...NO_HTML_SINKS],
     },
   },
 )

@@ -1,7 +1,7 @@
 /** The CSP text: what the built meta and `lens serve`'s header allow, and that the header names exactly its own stream. */
 
 import { request } from 'node:http'
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -75,6 +75,12 @@ describe('policy text', () => {
     expect(out.indexOf(cspMeta())).toBeLessThan(out.indexOf('<script'))
     expect(hook.handler('<html><head></head></html>')).toContain(cspMeta())
   })
+})
+
+test('SECURITY.md quotes both policies exactly as they are sent', async () => {
+  const text = await readFile(new URL('../../SECURITY.md', import.meta.url), 'utf8')
+  expect(text).toContain(metaPolicy())
+  expect(text).toContain(serverPolicy('ws://127.0.0.1:7433/v1/stream'))
 })
 
 describe('lens serve', () => {
