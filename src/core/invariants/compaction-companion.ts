@@ -18,8 +18,42 @@ const PACKAGE = '@deepseek-ai/dsh-compaction'
 
 export const compactionInvariantText = (message: string): string => `invariant violated by "${PACKAGE}": ${message}`
 
-const DETAIL =
-  'the harness refuses an append (or a whole log when it seeds a session) that breaks this when its compaction invariant companion is loaded; the surface fold does not check it'
+const GENERIC =
+  'The harness refuses an append (or a whole log when it seeds a session) that breaks this when its compaction invariant companion is loaded; the surface fold does not check it.'
+
+/** What the rule behind a companion text means, in plain words. */
+const PLAIN: readonly [RegExp, string][] = [
+  [
+    /^compaction checkpoint has no matching/,
+    'A compaction summary replaced part of the surface with no compaction/start open before it (written by hand, or its bracket lost).',
+  ],
+  [/has no matching compaction\/start/, 'This compaction event has no compaction/start open before it.'],
+  [
+    /cannot cross an open/,
+    'A turn boundary inside an open compaction: the compaction neither ended nor was abandoned (by a session/end-seed) first.',
+  ],
+  [/is still compacting/, 'A compaction starts while another has not ended.'],
+  [/requires one compaction\/summary/, 'A compaction ends successfully without having written its summary.'],
+  [/repeated within one compaction/, 'A second summary for the same compaction.'],
+  [
+    /shadowedRange must match|shadowedSeqs must be non-empty|shadowedTokenCount/,
+    'The summary does not describe the range it shadows consistently.',
+  ],
+  [
+    /does not match compaction\/start/,
+    'This event names another compaction (id, command or owning turn) than the one that is open.',
+  ],
+  [
+    /standalone but turn|for turn .* outside any open turn|names turn .* but open turn/,
+    'The compaction is on the wrong side of a turn boundary: one for a turn must sit inside it, a manual one between turns.',
+  ],
+  [/must be a non-empty string/, 'A compaction id (or command id) is missing or empty.'],
+]
+
+export function explainCompactionRule(message: string): string {
+  const plain = PLAIN.find(([pattern]) => pattern.test(message))?.[1]
+  return plain === undefined ? GENERIC : `${plain} ${GENERIC}`
+}
 
 interface OpenCompaction {
   readonly compactionId: unknown
@@ -48,7 +82,7 @@ export class CompactionCompanion {
       index,
       seq: typeof seq === 'number' ? seq : null,
       message: compactionInvariantText(message),
-      detail: DETAIL,
+      detail: explainCompactionRule(message),
     })
     if ((type === 'turn/start' || type === 'turn/end') && this.open !== undefined) {
       const owner = this.open.turn === null ? 'standalone compaction' : `compaction for turn ${show(this.open.turn)}`

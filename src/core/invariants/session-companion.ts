@@ -18,8 +18,29 @@ const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED'
 
 export const sessionInvariantText = (message: string): string => `invariant violated by "${PACKAGE}": ${message}`
 
-const DETAIL =
-  'the harness refuses an append (or a whole log when it seeds a session) that breaks this when its invariant companions are loaded; the surface fold does not check it. Following events that fail with the same text are not listed again'
+const GENERIC =
+  'The harness refuses an append (or a whole log when it seeds a session) that breaks this when its invariant companions are loaded; the surface fold does not check it. Following events that fail with the same text are not listed again.'
+
+/** What the rule behind a companion text means, in plain words. */
+const PLAIN: readonly [RegExp, string][] = [
+  [/^seq must strictly increase/, 'Seqs go backwards or repeat here.'],
+  [/^turn\/start \S+ while turn/, 'A turn starts before the previous one has ended (its turn/end is missing).'],
+  [
+    /expected (turn|step)/,
+    'Turns are numbered 1, 2, ... across the log and steps 1, 2, ... within a turn, with no gap or repeat.',
+  ],
+  [/^turn\/end \S+ does not match/, 'A turn/end for a turn that is not the open one.'],
+  [/while step \S+ is still open/, 'A step is still open here: its step/end is missing.'],
+  [/^step\/start in turn/, 'A step starts outside its turn (no turn/start, or another turn is open).'],
+  [/names turn .* but open is/, 'This event belongs to a step that is not the open one (or no step/start opened it).'],
+  [/no prior tool\/call in this step/, 'A tool result whose call (tool/call) was not made in this step.'],
+  [/outside any open turn/, 'This event must be inside a turn.'],
+]
+
+export function explainSessionRule(message: string): string {
+  const plain = PLAIN.find(([pattern]) => pattern.test(message))?.[1]
+  return plain === undefined ? GENERIC : `${plain} ${GENERIC}`
+}
 
 export class SessionCompanion {
   private lastSeq: unknown = -1
@@ -50,7 +71,7 @@ export class SessionCompanion {
       index,
       seq: typeof seq === 'number' ? seq : null,
       message: sessionInvariantText(failure),
-      detail: DETAIL,
+      detail: explainSessionRule(failure),
     })
   }
 

@@ -37,7 +37,9 @@ export function DiagnosticsPane() {
     >
       <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
         <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Diagnostics</h2>
-        <span className={`text-xs tabular-nums ${total > 0 ? 'text-danger' : 'text-muted'}`}>
+        <span
+          className={`text-xs tabular-nums ${list.some((d) => d.severity === 'error') ? 'text-danger' : total > 0 ? 'text-warn' : 'text-muted'}`}
+        >
           {total.toLocaleString('en-US')}
         </span>
         {total > list.length ? (
@@ -72,7 +74,13 @@ export function DiagnosticsPane() {
 function DiagnosticRow({ d }: { d: Diagnostic | undefined }) {
   if (d === undefined) return null
   return (
-    <div className="px-2 py-1 text-xs">
+    <div
+      className="px-2 py-1 text-xs"
+      data-testid="diagnostic"
+      data-code={d.code}
+      data-severity={d.severity}
+      data-seq={d.seq ?? ''}
+    >
       <div className="flex gap-2">
         <span className={d.severity === 'error' ? 'font-semibold text-danger' : 'font-semibold text-warn'}>{d.severity}</span>
         <span className="font-mono text-muted">{d.code}</span>
