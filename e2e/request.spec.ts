@@ -25,7 +25,11 @@ function cli(args: string[]): string {
   return result.stdout
 }
 
-async function expected() {
+let cached: ReturnType<typeof compute> | undefined
+/** Computed once per worker process: two CLI runs and a Node fold. */
+const expected = () => (cached ??= compute())
+
+async function compute() {
   const log = await foldInNode(DEMO)
   const { steps } = JSON.parse(cli(['--list'])) as { steps: { turn: number; step: number; messageCount: number }[] }
   expect(steps).toEqual(JSON.parse(JSON.stringify(stepList(log))))
@@ -47,6 +51,8 @@ async function expected() {
 }
 
 test('request view: a step after a compaction, its diff, links, #step deep link, Save JSON', async ({ page }) => {
+  // One long walk through the view (two page loads and a download) on a shared, often busy machine.
+  test.setTimeout(90_000)
   const x = await expected()
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.setViewportSize({ width: 1400, height: 900 })
@@ -129,6 +135,7 @@ test('request view: a step after a compaction, its diff, links, #step deep link,
 })
 
 test('request view: #step=T.S on a fresh page opens that step with the cursor at its request point', async ({ page }) => {
+  test.setTimeout(60_000)
   const x = await expected()
   await page.goto(`/#step=${x.name}`)
   await waitLoaded(page)
