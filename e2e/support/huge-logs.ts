@@ -24,7 +24,7 @@ function lines(events: unknown[]): string {
 
 /**
  * A short turn whose tool result and answer are each `size` characters, then a line of `size` characters that
- * is not JSON, then one more user message. Seqs: 0 turn/start … 3 the tool result, 5 the answer, 8 the last.
+ * is not JSON, then one more user message. Seqs: 5 the tool result, 8 the answer, 12 the last.
  */
 export function hugeContentLog(size: number): { jsonl: string; toolResultSeq: number; answerSeq: number; badLine: number } {
   const call = { type: 'tool-call', id: 'c1', name: 'bash', arguments: '{"command":"cat big.log"}' }
@@ -45,39 +45,43 @@ export function hugeContentLog(size: number): { jsonl: string; toolResultSeq: nu
       data: { id: 'u1', role: 'user', content: [{ type: 'text', text: 'Show me the log.' }], source: { kind: 'user' } },
       surfaceOp: 'append',
     },
+    { type: 'step/start', seq: 2, time: 3, data: { turn: 1, step: 1 } },
     {
       type: 'assistant/message',
-      seq: 2,
-      time: 3,
-      data: { turn: 1, step: 1, message: { id: 'a2', role: 'assistant', content: [call], source: MODEL } },
-      surfaceOp: 'append',
-    },
-    {
-      type: 'tool/result',
       seq: 3,
       time: 4,
+      data: { turn: 1, step: 1, message: { id: 'a3', role: 'assistant', content: [call], source: MODEL } },
+      surfaceOp: 'append',
+    },
+    { type: 'tool/call', seq: 4, time: 5, data: { turn: 1, step: 1, callId: 'c1', name: 'bash', arguments: call.arguments } },
+    {
+      type: 'tool/result',
+      seq: 5,
+      time: 6,
       data: { turn: 1, step: 1, message: toolMessage },
       surfaceOp: 'append',
-      sourceEventSeqs: [2],
+      sourceEventSeqs: [3],
     },
-    { type: 'step/end', seq: 4, time: 5, data: { turn: 1, step: 1 } },
-    { type: 'assistant/message', seq: 5, time: 6, data: { turn: 1, step: 2, message: answer }, surfaceOp: 'append' },
-    { type: 'turn/end', seq: 6, time: 7, data: { turn: 1, reason: { kind: 'completed' } } },
+    { type: 'step/end', seq: 6, time: 7, data: { turn: 1, step: 1 } },
+    { type: 'step/start', seq: 7, time: 8, data: { turn: 1, step: 2 } },
+    { type: 'assistant/message', seq: 8, time: 9, data: { turn: 1, step: 2, message: answer }, surfaceOp: 'append' },
+    { type: 'step/end', seq: 9, time: 10, data: { turn: 1, step: 2 } },
+    { type: 'turn/end', seq: 10, time: 11, data: { turn: 1, reason: { kind: 'completed' } } },
     'not json at all '.repeat(Math.ceil(size / 16)).slice(0, size),
-    { type: 'turn/start', seq: 7, time: 8, data: { turn: 2 } },
+    { type: 'turn/start', seq: 11, time: 12, data: { turn: 2 } },
     {
       type: 'user/message',
-      seq: 8,
-      time: 9,
-      data: { id: 'u8', role: 'user', content: [{ type: 'text', text: 'Thanks.' }], source: { kind: 'user' } },
+      seq: 12,
+      time: 13,
+      data: { id: 'u12', role: 'user', content: [{ type: 'text', text: 'Thanks.' }], source: { kind: 'user' } },
       surfaceOp: 'append',
     },
   ]
-  // Line numbers count the header as line 1: the bad line is the 9th.
-  return { jsonl: lines(events), toolResultSeq: 3, answerSeq: 5, badLine: 9 }
+  // Line numbers count the header as line 1: the bad line is the 13th.
+  return { jsonl: lines(events), toolResultSeq: 5, answerSeq: 8, badLine: 13 }
 }
 
-/** The "Trojan Source" tricks in a message, a tool call and an event type; seqs 1 (user), 2 (assistant), 3. */
+/** The "Trojan Source" tricks in a user message (seq 1) and an assistant's text and tool call (seq 3). */
 export const RTL_TRICK = 'abc\u202Eevil\u202C'
 export function hiddenCharsLog(): string {
   return lines([
@@ -95,10 +99,11 @@ export function hiddenCharsLog(): string {
       },
       surfaceOp: 'append',
     },
+    { type: 'step/start', seq: 2, time: 3, data: { turn: 1, step: 1 } },
     {
       type: 'assistant/message',
-      seq: 2,
-      time: 3,
+      seq: 3,
+      time: 4,
       data: {
         turn: 1,
         step: 1,
@@ -114,6 +119,7 @@ export function hiddenCharsLog(): string {
       },
       surfaceOp: 'append',
     },
-    { type: 'turn/end', seq: 3, time: 4, data: { turn: 1, reason: { kind: 'completed' } } },
+    { type: 'step/end', seq: 4, time: 5, data: { turn: 1, step: 1 } },
+    { type: 'turn/end', seq: 5, time: 6, data: { turn: 1, reason: { kind: 'completed' } } },
   ])
 }

@@ -125,8 +125,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
           data-count={info.hidden.total}
         >
           ⚠ This value contains {info.hidden.total.toLocaleString('en-US')} bidirectional/invisible character
-          {info.hidden.total === 1 ? '' : 's'} ({hiddenSummary(info.hidden)}), shown below as ⟨U+…⟩ markers. Text can read
-          differently from what it holds; copying keeps the original characters.
+          {info.hidden.total === 1 ? '' : 's'} ({hiddenSummary(info.hidden)}), shown as ⟨U+…⟩ markers; copies keep the originals.
         </p>
       ) : null}
       <pre

@@ -1,0 +1,71 @@
+/**
+ * Bidirectional and invisible characters ("Trojan Source": `abc\u202Eevil\u202C`) are shown, not obeyed: the rows
+ * and the inspector render each as a ⟨U+XXXX⟩ marker (so no such character is in the DOM text to reorder what
+ * follows), the inspector warns with the count over the whole value, and copying (the button, or a selection
+ * with Ctrl+C) gives the original characters back. Expected values come from the Node core on the same bytes.
+ */
+
+import { expect, test } from '@playwright/test'
+import { countHidden, hasHidden, hiddenMarker } from '../src/core/text/hidden-chars.ts'
+import { openLog } from './support/app.ts'
+import { foldInNode } from './support/expected.ts'
+import { RTL_TRICK, hiddenCharsLog } from './support/huge-logs.ts'
+
+test('RTL overrides and zero-width characters show as markers; copies keep the originals', async ({ page, context }) => {
+  const jsonl = hiddenCharsLog()
+  const log = await foldInNode(jsonl)
+  const userJson = JSON.stringify(log.event(1), null, 2)
+  const hidden = countHidden(userJson)
+  expect(hidden.bidi).toBe(4)
+  expect(userJson).toContain(RTL_TRICK)
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await openLog(page, 'hidden-chars.jsonl', jsonl)
+
+  // Rows: the trick is shown as markers; the DOM text holds no hidden character at all.
+  const transcript = page.getByTestId('transcript-pane')
+  const userRow = transcript.locator('[role=option][data-seq="1"]')
+  await expect(userRow.locator('[data-hidden-char="202E"]')).toHaveText(hiddenMarker(0x202e))
+  await expect(userRow.locator('[data-hidden-char="202C"]')).toHaveText('⟨U+202C⟩')
+  await expect(userRow.locator('[data-hidden-char="200B"]')).toHaveAttribute('title', 'ZERO WIDTH SPACE (U+200B)')
+  expect(await userRow.textContent()).toContain('abc⟨U+202E⟩evil⟨U+202C⟩')
+  const assistantRow = transcript.locator('[role=option][data-seq="3"]')
+  await expect(assistantRow.locator('[data-hidden-char="200D"]')).toHaveCount(1) // in the tool call's name
+  for (const pane of ['transcript-pane', 'surface-pane']) {
+    expect(hasHidden((await page.getByTestId(pane).textContent()) ?? '')).toBe(false)
+  }
+
+  // Inspector: the warning with the whole value's count, one marker per hidden character, none left raw.
+  await userRow.click()
+  const banner = page.getByTestId('hidden-chars')
+  const json = page.getByTestId('inspector-json')
+  await expect(banner).toHaveAttribute('data-count', String(hidden.total))
+  await expect(banner).toContainText(`This value contains ${hidden.total} bidirectional/invisible characters`)
+  await expect(json.locator('[data-hidden-char="202E"]').first()).toHaveText('⟨U+202E⟩')
+  await expect(json.locator('[data-hidden-char]')).toHaveCount(hidden.total)
+  expect(hasHidden((await json.textContent()) ?? '')).toBe(false)
+  await expect(page.getByTestId('expand-text')).toHaveAttribute('data-total', String(userJson.length))
+  // A taller page for the screenshot, so the warning and the marked JSON line show together.
+  await page.setViewportSize({ width: 1440, height: 1200 })
+  await banner.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+  await json.locator('[data-hidden-char]').first().evaluate((el) => el.scrollIntoView({ block: 'nearest' }))
+  await page.screenshot({ path: 'public/screenshots/inspector-hidden-chars.png' })
+
+  // Copy full value: the original characters, exactly the event's JSON.
+  await page.getByTestId('copy-full').click()
+  await expect(page.getByTestId('expand-text')).toHaveAttribute('data-copied', String(userJson.length))
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(userJson)
+
+  // A selection copied with the keyboard: markers turn back into the characters they stand for.
+  await page.evaluate(() => navigator.clipboard.writeText(''))
+  await json.evaluate((el) => {
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const selection = window.getSelection()
+    selection?.removeAllRanges()
+    selection?.addRange(range)
+  })
+  await page.keyboard.press('Control+C')
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(userJson)
+})
