@@ -52,6 +52,7 @@ const requestStepArb = (close: boolean, output = outputArb): fc.Arbitrary<Reques
     compactBefore: oneIn(6, range),
     // Half the steps write a header (a change, or the same one again); the others reuse the one in force.
     header: oneIn(2, headerArb),
+    context: fc.boolean(),
     retry: fc.boolean(),
     output,
     text,
@@ -59,6 +60,8 @@ const requestStepArb = (close: boolean, output = outputArb): fc.Arbitrary<Reques
     reasoning: fc.boolean(),
     calls: fc.nat({ max: 2 }),
     resultSize: fc.nat({ max: 30 }),
+    // Near the estimate of the unchanged prefix, far above it (a cache warning), or not logged.
+    cacheRead: fc.oneof(fc.nat({ max: 300 }), fc.integer({ min: 300, max: 20_000 }), fc.constant(null)),
     midCompact: oneIn(6, range),
     prune: oneIn(3, fc.nat({ max: 20 })),
     lateUser: oneIn(6, text),

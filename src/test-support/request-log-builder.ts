@@ -42,6 +42,8 @@ export interface RequestStepScript {
   users: string[]
   compactBefore: { from: number; length: number } | null
   header: HeaderEdit | null
+  /** `request/context` after the header (every real log has it; without it the header is the request point). */
+  context: boolean
   retry: boolean
   output: ProviderOutput
   text: string
@@ -49,6 +51,8 @@ export interface RequestStepScript {
   reasoning: boolean
   calls: number
   resultSize: number
+  /** The logged `usage.cacheReadTokens` (absent when null). */
+  cacheRead: number | null
   /** A compaction between the chunks (after the request point), as in the compaction-recovery fixture. */
   midCompact: { from: number; length: number } | null
   prune: number | null
@@ -208,7 +212,7 @@ export class RequestLogBuilder extends LogBuilder {
         Object.entries(base).map(([key, value]) => [key, edit[key as keyof HeaderChoice] ?? value]),
       ) as unknown as HeaderChoice
       this.add('request/header', { header: rawHeader(choice), reason: this.header === null ? 'initial' : 'change' })
-      this.add('request/context', { provider: PROVIDERS[choice.provider], model: MODELS[choice.model] })
+      if (s.context) this.add('request/context', { provider: PROVIDERS[choice.provider], model: MODELS[choice.model] })
       this.header = { choice, canonical: canonicalOf(choice), prefixKey: prefixKeyOf(choice) }
     }
     if (s.retry) this.add('llm/retry-started', { retryId: this.id('retry'), turn: this.turn, step: this.step, retry: 1 })
@@ -258,7 +262,11 @@ export class RequestLogBuilder extends LogBuilder {
     if (s.output !== 'max-tokens' && (s.text !== '' || calls.length === 0))
       content.push(s.reasoning ? { type: 'reasoning', text: s.text } : { type: 'text', text: s.text })
     for (const id of calls) content.push({ type: 'tool-call', id, name: 'bash', arguments: '{"command":"ls"}' })
-    const usage = { inputTokens: 10 + s.deltas, outputTokens: 5, cacheReadTokens: s.resultSize * 3 }
+    const usage = {
+      inputTokens: 10 + s.deltas,
+      outputTokens: 5,
+      ...(s.cacheRead === null ? {} : { cacheReadTokens: s.cacheRead }),
+    }
     const chunks: number[] = []
     if (s.output === 'stream' || s.output === 'max-tokens') {
       const blockType = s.reasoning ? 'reasoning' : 'text'

@@ -8,7 +8,8 @@
  *      replacement takes it off, is gone exactly from the first step after that replacement, and what stands for it
  *      there is in that request;
  *  (c) the diff: `firstDifference` equals a plain element-wise comparison of the two harness requests (0 when a
- *      prefix header field changed), `appended` / `replacedBy` / `removed` equal the script's replacement record;
+ *      prefix header field changed), `appended` / `replacedBy` / `removed` equal the script's replacement record,
+ *      the token estimates follow the README's rule and the cache warning is set exactly when it says;
  *  (d) `stepList` agrees with `stepRequest` for every step;
  *  (e) a live log, cut anywhere: each step so far is requested where the script says for that prefix (an open
  *      step's request is everything so far), with the harness's messages.
@@ -59,6 +60,9 @@ function pointInPrefix(s: ModelStep, n: number): { atSeq: number; boundary: Mode
   if (s.endIndex !== null && s.endIndex < n) return { atSeq: s.endIndex, boundary: 'step-end' }
   return { atSeq: n - 1, boundary: 'open' }
 }
+
+const tokens = (value: unknown): number => (value === undefined ? 0 : Math.ceil(Buffer.byteLength(JSON.stringify(value)) / 4))
+const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0)
 
 const seqs = (messages: readonly { seq: number }[]) => messages.map((m) => m.seq)
 
@@ -141,7 +145,7 @@ describe('step requests on generated logs with realistic steps', () => {
     )
   })
 
-  it('(c) the diff: first difference by direct comparison, appended / replacedBy / removed from the script', () => {
+  it('(c) the diff: first difference by direct comparison, appended / replacedBy / removed from the script, token estimates, cache warning', () => {
     // Replacement seq -> the seqs it took off, in surface order (inverted from the script's record).
     const shadowsOf = (r: RequestLog) => {
       const shadows = new Map<number, number[]>()
@@ -194,6 +198,21 @@ describe('step requests on generated logs with realistic steps', () => {
             expect(seqs(previous.messages).filter((seq) => !now.has(seq) && !covered.has(seq))).toEqual([])
             expect(diff.removed).toEqual([])
           }
+          // Token estimates by the README's rule (ceil of the JSON's UTF-8 bytes / 4), counted here with Buffer.
+          const header = model.header ?? {}
+          const headerTokens = tokens(header['system']) + tokens(header['tools'])
+          const messageTokens = harness.messages.map((m) => tokens(m.message))
+          expect(request.estimatedTokens).toBe(headerTokens + sum(messageTokens))
+          const prefixKept = k > 0 && r.steps[k - 1]?.prefixKey === model.prefixKey
+          const unchanged = prefixKept ? headerTokens + sum(messageTokens.slice(0, diff.firstDifference ?? undefined)) : 0
+          expect(diff.tokensBeforeFirstDifference).toBe(unchanged)
+          // A cache warning exactly when the logged cache reads and that estimate are more than 256 tokens and 2x apart.
+          const read = model.usage?.['cacheReadTokens']
+          const far =
+            typeof read === 'number' && Math.abs(read - unchanged) > 256 && (read > 2 * unchanged || 2 * read < unchanged)
+          expect(
+            diff.cacheWarning === null ? null : { ...diff.cacheWarning, message: diff.cacheWarning.message.length > 0 },
+          ).toEqual(far ? { cacheReadTokens: read, estimatedPrefixTokens: unchanged, message: true } : null)
           previous = harness
         })
       }),
