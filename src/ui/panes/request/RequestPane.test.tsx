@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+/**
+ * Component test of the Request view over the real store and the in-thread worker host: while a live feed of the
+ * demo grows, the pane (following the cursor, which follows the end) shows the step in force at the last event with
+ * the core's message count and first difference; and log text reaches the DOM only as text.
+ */
+
+import { act } from 'react'
+import { createRoot } from 'react-dom/client'
+import { afterEach, expect, it } from 'vitest'
+import { LensLog, loadContentChecksum, stepPositionAt, stepRequest, type StepRequestJson } from '../../../core/index.ts'
+import { createLensStore, type LensState, type LensStore } from '../../../store/create-lens-store.ts'
+import { LensProvider } from '../../../store/lens-store-context.tsx'
+import { createInThreadClient } from '../../../worker/worker-client.ts'
+import type { StepRequestView } from '../../../worker/step-request-query.ts'
+import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
+import { RequestMessageRow } from './RequestMessageRow.tsx'
+import { RequestPane } from './RequestPane.tsx'
+// The bundled demo (`npm run demo` writes it), as text through Vite: UI tests do not import node:fs.
+import demoText from '../../../../public/demo/demo-session.jsonl?raw'
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+const HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+
+let cleanup: (() => void) | undefined
+afterEach(() => cleanup?.())
+
+function mount(node: React.ReactNode): HTMLDivElement {
+  const host = document.createElement('div')
+  document.body.append(host)
+  const root = createRoot(host)
+  act(() => root.render(node))
+  cleanup = () => {
+    act(() => root.unmount())
+    host.remove()
+  }
+  return host
+}
+
+async function until(check: () => boolean, what: () => string): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`)
+    await act(() => new Promise((r) => setTimeout(r, 20)))
+  }
+}
+
+const settled = (store: LensStore, length: number) => (s: LensState) =>
+  s.summary?.length === length && s.cursor === length - 1 && store.getState().snapshot?.index === length - 1
+
+it('follows a growing live log: the step in force at the end, with the core’s count and first difference', async () => {
+  const lines = demoText.split(/(?<=\n)/)
+  const store = createLensStore(createInThreadClient())
+  const host = mount(
+    <LensProvider store={store}>
+      <RequestPane />
+    </LensProvider>,
+  )
+  const pane = () => host.querySelector('[data-testid=request-pane]') as HTMLElement
+  const feed = store.getState().startLiveFeed('live')
+  const prefix = new LensLog({ checksum: await loadContentChecksum() })
+  let sent = 0
+  for (const cut of [12, 60, 150, 290, lines.length]) {
+    const text = lines.slice(sent, cut).join('')
+    sent = cut
+    prefix.push(new TextEncoder().encode(text))
+    feed.append(text)
+    await until(
+      () => settled(store, prefix.length)(store.getState()),
+      () => `length ${store.getState().summary?.length} of ${prefix.length}`,
+    )
+    const expected = stepRequest(prefix, stepPositionAt(prefix, prefix.length - 1)) as StepRequestJson
+    const step = `${expected.turn}.${expected.step}`
+    await until(
+      () => pane().dataset['step'] === step && pane().dataset['count'] === String(expected.messages.length),
+      () => `pane at ${pane().dataset['step']}/${pane().dataset['count']}, want ${step}/${expected.messages.length} (cut ${cut})`,
+    )
+    expect(pane().dataset['following']).toBe('true')
+    const diff = host.querySelector('[data-testid=request-diff]') as HTMLElement
+    expect(diff.dataset['firstDifference']).toBe(String(expected.diff.firstDifference ?? ''))
+  }
+  feed.end()
+  store.client.dispose()
+})
+
+it('renders message and system prompt text as text, never as markup', () => {
+  const request = {
+    header: { config: { model: HOSTILE, provider: 'p' }, system: HOSTILE, tools: [{ name: HOSTILE, description: HOSTILE }] },
+    headerSeq: 1,
+    usage: null,
+    estimatedTokens: 3,
+  } as unknown as StepRequestView
+  const host = mount(
+    <div>
+      <RequestHeaderInfo request={request} onSeq={() => {}} />
+      <RequestMessageRow
+        row={{
+          seq: 5,
+          role: 'user',
+          text: HOSTILE,
+          reasoning: HOSTILE,
+          toolCalls: [{ name: HOSTILE, args: HOSTILE }],
+          truncated: false,
+          tokens: 9,
+        }}
+        position={0}
+        change="appended"
+        firstDifference
+        tokensBefore={0}
+      />
+    </div>,
+  )
+  expect(host.querySelector('script, img')).toBeNull()
+  expect(host.textContent).toContain(HOSTILE)
+  expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined()
+})
