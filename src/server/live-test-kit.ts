@@ -131,6 +131,7 @@ export class Follower {
   lines: string[] = []
   lastSeq = -1
   resets = 0
+  resetReasons: string[] = []
   snapshots: Array<'full' | 'resume'> = []
   statuses: LiveStatus[] = []
   violations: string[] = []
@@ -168,7 +169,8 @@ export class Follower {
           this.lastSeq = batch.toSeq
         },
         onError: (e) => this.streamErrors.push(e),
-        onReset: () => {
+        onReset: (reason) => {
+          this.resetReasons.push(reason)
           this.resets++
           this.lines = []
           this.lastSeq = -1

@@ -53,7 +53,10 @@ export class PlainLineReader {
     private readonly base: number,
     private readonly sink: PlainLineSink,
     checksum: ContentChecksum | undefined,
+    /** Lines already read before `base` (so line numbers stay the file's when a reader restarts mid-file). */
+    linesBefore = 0,
   ) {
+    this.lines = linesBefore
     this.splitter = this.newSplitter()
     if (encoding === 'zstd') {
       this.zstd = new ZstdContainer(
@@ -100,6 +103,20 @@ export class PlainLineReader {
   /** Plaintext bytes of an unterminated last JSONL line (zstd frames in progress are not counted). */
   get heldBytes(): number {
     return this.encoding === 'jsonl' ? this.splitter.pendingBytes : 0
+  }
+
+  /** Lines emitted so far, `linesBefore` included. */
+  get lineCount(): number {
+    return this.lines
+  }
+
+  /**
+   * Absolute offset up to which every byte belongs to a complete frame or line (what follows is held back), or
+   * null when no clean restart point exists there (a record running from one frame into the next).
+   */
+  get committedEnd(): number | null {
+    if (this.zstd === undefined) return this.end - this.splitter.pendingBytes
+    return this.continues ? null : this.base + this.zstd.pendingStart
   }
 
   get broken(): boolean {

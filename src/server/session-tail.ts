@@ -214,7 +214,8 @@ export class SessionTail {
       this.emitStatus()
     }
     if (this.identity !== null && (st.dev !== this.identity.dev || st.ino !== this.identity.ino)) await this.reset('replaced')
-    else if (this.identity !== null && st.size < this.readPos) await this.reset('truncated')
+    else if (this.identity !== null && st.size < this.readPos && !(await this.withdrawTornTail(st.size)))
+      await this.reset('truncated')
     if (this.identity === null) {
       try {
         // O_NONBLOCK: a path swapped for a FIFO after the guard's check must not hang a thread-pool thread on open.
@@ -242,6 +243,34 @@ export class SessionTail {
     await this.readNew(st.size)
     if (this.grewThisPoll) for (const l of [...this.listeners]) l.grew()
     if (turnBefore !== this.turnOpen) this.emitStatus()
+  }
+
+  /**
+   * The file shrank, but only by bytes never emitted (a torn frame or line the writer left when it died, cut off by
+   * the harness's repair on restart): read on from the last complete frame or line instead of resetting everyone.
+   */
+  private async withdrawTornTail(size: number): Promise<boolean> {
+    const reader = this.reader
+    const committed = reader?.committedEnd ?? null
+    if (reader === null || this.encoding === null || committed === null || size < committed || this.fh === null) return false
+    if (this.corrupt !== undefined) return false
+    this.reader = new PlainLineReader(
+      this.encoding,
+      committed,
+      {
+        line: (l) => this.onLine(l),
+        defect: (d) => this.assembler?.frame(d),
+        corrupt: (message, diagnostic, offset) => this.markCorrupt(message, diagnostic, offset),
+      },
+      this.options.checksum,
+      reader.lineCount,
+    )
+    this.readPos = committed
+    const from = Math.max(0, committed - SEAM_BYTES)
+    const seam = new Uint8Array(committed - from)
+    const { bytesRead } = await this.fh.read(seam, 0, seam.length, from)
+    this.seam = seam.subarray(0, bytesRead)
+    return true
   }
 
   /** Whether the last bytes already read are still on disk unchanged. */

@@ -12,6 +12,8 @@ import { startLensServer, type LensServer } from './lens-server.ts'
 import { Follower, LogWriter, diskEvents, digest, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
 import { readFile } from 'node:fs/promises'
 
+// Generous: these run real processes and polls on a shared machine; nothing here asserts a duration.
+const TEST_TIMEOUT_MS = 180_000
 const cleanup: Array<() => unknown> = []
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c()
@@ -63,109 +65,117 @@ async function expectLikeTheFile(followers: Follower[], path: string): Promise<v
   }
 }
 
-test('jsonl: a bad line mid-file is reported with its line and offset, forwarded as it is, and the events after it flow', async () => {
-  const root = await tempRoot()
-  const id = 'session-bad-line'
-  const path = await sessionPath(root, id, false)
-  const writer = new LogWriter(path, false)
-  const log = generated(id, 21, 1200)
-  await writer.create(log.header)
-  const pace = writer.pacer(log.batches, 5)
-  await pace.write(12)
-  const server = await serverOn(root, 'defect-token-0123456789')
-  const early = [
-    new Follower(server.streamUrl, server.token, { sessionId: id }),
-    new Follower(server.streamUrl, server.token, { sessionId: id }, 5),
-  ]
-  cleanup.push(() => early.forEach((f) => f.close()))
-  const good = await diskEvents(path)
-  await waitFor('followers at the head', () => early.every((f) => f.lastSeq === good.length - 1))
+test(
+  'jsonl: a bad line mid-file is reported with its line and offset, forwarded as it is, and the events after it flow',
+  async () => {
+    const root = await tempRoot()
+    const id = 'session-bad-line'
+    const path = await sessionPath(root, id, false)
+    const writer = new LogWriter(path, false)
+    const log = generated(id, 21, 1200)
+    await writer.create(log.header)
+    const pace = writer.pacer(log.batches, 5)
+    await pace.write(12)
+    const server = await serverOn(root, 'defect-token-0123456789')
+    const early = [
+      new Follower(server.streamUrl, server.token, { sessionId: id }),
+      new Follower(server.streamUrl, server.token, { sessionId: id }, 5),
+    ]
+    cleanup.push(() => early.forEach((f) => f.close()))
+    const good = await diskEvents(path)
+    await waitFor('followers at the head', () => early.every((f) => f.lastSeq === good.length - 1))
 
-  // One record's line loses its closing brace: its seq(s) are lost, the rest of the batch is fine.
-  const before = (await readFile(path)).length
-  const lines = pace.take().split('\n')
-  const victim = 0
-  lines[victim] = (lines[victim] as string).slice(0, -1)
-  const lineNo = (await readFile(path, 'utf8')).split('\n').length - 1 + victim + 1
-  const victimOffset =
-    before +
-    new TextEncoder().encode(
-      lines
-        .slice(0, victim)
-        .map((l) => l + '\n')
-        .join(''),
-    ).length
-  await writer.appendBatch(lines.join('\n'))
-  await pace.write(10)
-  await expectLikeTheFile(early, path)
-  for (const f of early) {
-    const defect = f.streamErrors.find((e) => e.code === 'corrupt')
-    expect(defect).toMatchObject({ fatal: false, diagnostic: 'line-invalid-json', line: lineNo, offset: victimOffset })
-  }
+    // One record's line loses its closing brace: its seq(s) are lost, the rest of the batch is fine.
+    const before = (await readFile(path)).length
+    const lines = pace.take().split('\n')
+    const victim = 0
+    lines[victim] = (lines[victim] as string).slice(0, -1)
+    const lineNo = (await readFile(path, 'utf8')).split('\n').length - 1 + victim + 1
+    const victimOffset =
+      before +
+      new TextEncoder().encode(
+        lines
+          .slice(0, victim)
+          .map((l) => l + '\n')
+          .join(''),
+      ).length
+    await writer.appendBatch(lines.join('\n'))
+    await pace.write(10)
+    await expectLikeTheFile(early, path)
+    for (const f of early) {
+      const defect = f.streamErrors.find((e) => e.code === 'corrupt')
+      expect(defect).toMatchObject({ fatal: false, diagnostic: 'line-invalid-json', line: lineNo, offset: victimOffset })
+    }
 
-  // A follower that arrives later reads across the defect from disk; a writer that then skips seqs is one more defect.
-  const late = new Follower(server.streamUrl, server.token, { path }, 3)
-  cleanup.push(() => late.close())
-  pace.take() // a whole batch never written: its seqs are missing
-  await pace.write(log.batches.length)
-  await expectLikeTheFile([...early, late], path)
-  for (const f of [...early, late]) {
-    // The bad line took its seq with it, so the record after it is a gap too; then the batch never written.
-    const kinds = f.streamErrors.filter((e) => e.code === 'corrupt').map((e) => e.diagnostic)
-    expect(kinds).toEqual(['line-invalid-json', 'seq-gap', 'seq-gap'])
-    expect(f.resets).toBe(0)
-  }
-})
+    // A follower that arrives later reads across the defect from disk; a writer that then skips seqs is one more defect.
+    const late = new Follower(server.streamUrl, server.token, { path }, 3)
+    cleanup.push(() => late.close())
+    pace.take() // a whole batch never written: its seqs are missing
+    await pace.write(log.batches.length)
+    await expectLikeTheFile([...early, late], path)
+    for (const f of [...early, late]) {
+      // The bad line took its seq with it, so the record after it is a gap too; then the batch never written.
+      const kinds = f.streamErrors.filter((e) => e.code === 'corrupt').map((e) => e.diagnostic)
+      expect(kinds).toEqual(['line-invalid-json', 'seq-gap', 'seq-gap'])
+      expect(f.resets).toBe(0)
+    }
+  },
+  TEST_TIMEOUT_MS,
+)
 
-test('zstd: a frame failing its checksum and a frame ending inside a record are stepped over; a restart resumes across them', async () => {
-  const root = await tempRoot()
-  const id = 'session-bad-frame'
-  const path = await sessionPath(root, id, true)
-  const writer = new LogWriter(path, true)
-  const log = generated(id, 23, 1500)
-  await writer.create(log.header)
-  const pace = writer.pacer(log.batches, 5)
-  await pace.write(10)
-  const token = 'frame-token-0123456789'
-  let server = await serverOn(root, token)
-  const port = server.port
-  const followers = [
-    new Follower(server.streamUrl, token, { sessionId: id }),
-    new Follower(server.streamUrl, token, { sessionId: id }, 9),
-  ]
-  cleanup.push(() => followers.forEach((f) => f.close()))
-  await waitFor('followers streaming', () => followers.every((f) => f.lastSeq > 0))
+test(
+  'zstd: a frame failing its checksum and a frame ending inside a record are stepped over; a restart resumes across them',
+  async () => {
+    const root = await tempRoot()
+    const id = 'session-bad-frame'
+    const path = await sessionPath(root, id, true)
+    const writer = new LogWriter(path, true)
+    const log = generated(id, 23, 1500)
+    await writer.create(log.header)
+    const pace = writer.pacer(log.batches, 5)
+    await pace.write(10)
+    const token = 'frame-token-0123456789'
+    let server = await serverOn(root, token)
+    const port = server.port
+    const followers = [
+      new Follower(server.streamUrl, token, { sessionId: id }),
+      new Follower(server.streamUrl, token, { sessionId: id }, 9),
+    ]
+    cleanup.push(() => followers.forEach((f) => f.close()))
+    await waitFor('followers streaming', () => followers.every((f) => f.lastSeq > 0))
 
-  // The stored checksum no longer matches: the framing is intact, the frame's records are lost.
-  const badAt = (await readFile(path)).length
-  const frame = await writer.encode(pace.take())
-  frame[frame.length - 2] = (frame[frame.length - 2] as number) ^ 0xff
-  await writer.appendBytes(frame)
-  await pace.write(8)
-  await expectLikeTheFile(followers, path)
-  for (const f of followers) {
-    expect(f.streamErrors.find((e) => e.code === 'corrupt')).toMatchObject({
-      fatal: false,
-      diagnostic: 'zstd-frame-corrupt',
-      offset: badAt,
-    })
-  }
+    // The stored checksum no longer matches: the framing is intact, the frame's records are lost.
+    const badAt = (await readFile(path)).length
+    const frame = await writer.encode(pace.take())
+    frame[frame.length - 2] = (frame[frame.length - 2] as number) ^ 0xff
+    await writer.appendBytes(frame)
+    await pace.write(8)
+    await expectLikeTheFile(followers, path)
+    for (const f of followers) {
+      expect(f.streamErrors.find((e) => e.code === 'corrupt')).toMatchObject({
+        fatal: false,
+        diagnostic: 'zstd-frame-corrupt',
+        offset: badAt,
+      })
+    }
 
-  // The server goes away; meanwhile a frame ends half-way into a record (its start is lost, the rest is a bad line).
-  await server.close()
-  await waitFor('followers notice', () => followers.every((f) => f.client.status === 'reconnecting'))
-  const torn = pace.take()
-  const cut = torn.indexOf('\n') + 1 + ((torn.indexOf('\n', torn.indexOf('\n') + 1) - torn.indexOf('\n')) >> 1)
-  await writer.appendBytes(await writer.encode(torn.slice(0, cut)))
-  await writer.appendBytes(await writer.encode(torn.slice(cut)))
-  await pace.write(6)
-  server = await serverOn(root, token, port)
-  await pace.write(log.batches.length)
-  await expectLikeTheFile(followers, path)
-  for (const f of followers) {
-    expect(f.snapshots).toContain('resume')
-    expect(f.resets).toBe(0)
-    expect(f.streamErrors.map((e) => e.diagnostic)).toContain('zstd-torn-record')
-  }
-  expect((await diskEvents(path)).length).toBeGreaterThan(0)
-})
+    // The server goes away; meanwhile a frame ends half-way into a record (its start is lost, the rest is a bad line).
+    await server.close()
+    await waitFor('followers notice', () => followers.every((f) => f.client.status === 'reconnecting'))
+    const torn = pace.take()
+    const cut = torn.indexOf('\n') + 1 + ((torn.indexOf('\n', torn.indexOf('\n') + 1) - torn.indexOf('\n')) >> 1)
+    await writer.appendBytes(await writer.encode(torn.slice(0, cut)))
+    await writer.appendBytes(await writer.encode(torn.slice(cut)))
+    await pace.write(6)
+    server = await serverOn(root, token, port)
+    await pace.write(log.batches.length)
+    await expectLikeTheFile(followers, path)
+    for (const f of followers) {
+      expect(f.snapshots).toContain('resume')
+      expect(f.resets).toBe(0)
+      expect(f.streamErrors.map((e) => e.diagnostic)).toContain('zstd-torn-record')
+    }
+    expect((await diskEvents(path)).length).toBeGreaterThan(0)
+  },
+  TEST_TIMEOUT_MS,
+)

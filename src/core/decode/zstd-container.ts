@@ -119,6 +119,11 @@ export class ZstdContainer {
     return this.frameIndex
   }
 
+  /** Input offset where the frame still being received starts (= the end of the last complete frame). */
+  get pendingStart(): number {
+    return this.frameStart
+  }
+
   push(chunk: Uint8Array): void {
     this.queue.push(chunk)
     this.scan()
