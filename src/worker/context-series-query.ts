@@ -31,6 +31,8 @@ export interface ContextMarkerRow {
 export interface ContextSeriesAnswer {
   /** Events folded into the series so far (the chart's `data-points`). */
   readonly events: number
+  /** Every stored event is folded in; false while a large log's series is still being built (ask again). */
+  readonly complete: boolean
   /** The view: events `from..from+points-1`, `bucketSize` events per bucket, `x[b]` = first event of bucket b. */
   readonly from: number
   readonly points: number
@@ -64,6 +66,7 @@ export interface ContextSeriesArgs {
 export function contextSeriesAnswer(
   series: ContextSeries,
   args: ContextSeriesArgs,
+  complete = true,
 ): { answer: ContextSeriesAnswer; transfer: ArrayBuffer[] } {
   const width = Math.max(1, Math.min(CONTEXT_WIDTH_MAX, Math.trunc(Number.isFinite(args.width) ? args.width : 1)))
   const view = downsampleContext(series, width, args.from ?? 0, args.to ?? series.events)
@@ -79,6 +82,7 @@ export function contextSeriesAnswer(
   }))
   const answer: ContextSeriesAnswer = {
     events: series.events,
+    complete,
     from: view.from,
     points: view.points,
     bucketSize: view.bucketSize,

@@ -4,7 +4,7 @@
  */
 
 import { contextSeriesAnswer } from './context-series-query.ts'
-import { LensSession } from './lens-session.ts'
+import { LensSession, SERIES_SLICE_MS } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
 import { SearchQueries } from './search-query.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from './step-request-query.ts'
@@ -145,7 +145,9 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
           result = stepRequestJsonText(session.lensLog, req.turn, req.step)
           break
         case 'context-series': {
-          const { answer, transfer: buffers } = contextSeriesAnswer(session.contextSeries(), req)
+          // Time-boxed: a large log's series is built over several queries, other messages run in between.
+          const series = session.contextSeries(SERIES_SLICE_MS)
+          const { answer, transfer: buffers } = contextSeriesAnswer(series, req, series.caughtUp(session.lensLog))
           transfer.push(...buffers)
           result = answer
           break

@@ -35,6 +35,17 @@ const COUNTERPARTS_MAX = 2000
  * replacements are placed cheaply (`extendLayout`). */
 const FULL_LAYOUT_INTERVAL_MS = 1000
 
+/** Slice of worker time one context-series extension may take before it yields (ms). */
+export const SERIES_SLICE_MS = 30
+
+function deadline(ms: number): (() => boolean) | undefined {
+  if (ms === Infinity) return undefined
+  // No time at all: one node per call (exactly, whatever the clock's resolution).
+  if (ms <= 0) return () => true
+  const end = performance.now() + ms
+  return () => performance.now() > end
+}
+
 /**
  * Let queued messages (a cancel, cursor queries) run between slices. `Blob.arrayBuffer()` may resolve without a
  * macrotask turn (Node does for in-memory blobs), and a MessageChannel hop avoids setTimeout's 4 ms clamp.
@@ -65,7 +76,11 @@ export class LensSession {
   private layout: ReplaceLayout = EMPTY_LAYOUT
   private layoutIsFull = true
   private fullLayoutAt = 0
-  /** The context chart's series: made on the first `context-series` query, then extended on every push. */
+  /**
+   * The context chart's series: made on the first `context-series` query, then extended by each later query with
+   * only the surface nodes that arrived since (a live log is followed, never rebuilt). Not on push: the load path
+   * stays as fast with the chart open as without it, and the chart asks again as the log grows anyway.
+   */
   private series: ContextSeries | null = null
 
   private constructor(private readonly checksum: ContentChecksum) {
@@ -102,8 +117,6 @@ export class LensSession {
 
   push(bytes: Uint8Array): void {
     this.log.push(bytes)
-    // Incremental: folds in only the surface nodes this chunk added (a live log is followed, never rebuilt).
-    this.series?.update(this.log)
   }
 
   /** End of input; `cancelled` marks a load stopped early (what parsed so far stays inspectable). */
@@ -128,10 +141,13 @@ export class LensSession {
     return onSlice()
   }
 
-  /** The context series, up to date with every event stored so far (built once, then only extended). */
-  contextSeries(): ContextSeries {
+  /**
+   * The context series, extended with the events stored since (built once, then only extended). With a budget the
+   * extension stops after about `budgetMs` (`caughtUp` says whether it got to the end; ask again for the rest).
+   */
+  contextSeries(budgetMs = Infinity): ContextSeries {
     this.series ??= new ContextSeries()
-    this.series.update(this.log)
+    this.series.update(this.log, deadline(budgetMs))
     return this.series
   }
 

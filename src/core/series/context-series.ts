@@ -71,11 +71,22 @@ export class ContextSeries {
   private messages = 0
   private tokens = 0
 
-  /** Fold in whatever the log gained since the last call. Returns whether anything changed. */
-  update(log: LensLog): boolean {
+  /**
+   * Fold in whatever the log gained since the last call. Returns whether anything changed.
+   * @param stop asked before each surface node but the first of the call (so every call makes progress);
+   *   returning true leaves the rest for the next call (a worker keeps
+   *   answering other queries while a large log's series is built: each node costs a JSON walk of its message).
+   *   `events` then covers the events before the first node not yet folded in (the surface is constant between).
+   */
+  update(log: LensLog, stop?: () => boolean): boolean {
     const timeline = log.fold.timeline
-    const changed = this.events !== log.length
+    const before = this.events
+    const first = this.nextNode
     for (; this.nextNode < timeline.nodeCount; this.nextNode++) {
+      if (this.nextNode > first && stop?.() === true) {
+        this.events = timeline.indexOf(this.nextNode)
+        return this.events !== before
+      }
       const node = this.nextNode
       const index = timeline.indexOf(node)
       const event = log.event(index)
@@ -127,7 +138,12 @@ export class ContextSeries {
       }
     }
     this.events = log.length
-    return changed
+    return this.events !== before
+  }
+
+  /** Whether every event of `log` is folded in (false after an `update` that stopped early). */
+  caughtUp(log: LensLog): boolean {
+    return this.nextNode === log.fold.timeline.nodeCount && this.events === log.length
   }
 
   /** Messages on the surface after folding events `0..index` (0 before any event). */

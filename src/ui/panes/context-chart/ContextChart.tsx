@@ -19,6 +19,8 @@ import { bucketOf, bucketValues, indexAtOffset, rangeText, shortCount, withGaps,
 const CHART_HEIGHT = 128
 /** At most one query per this interval while a live log grows (the last change is always fetched). */
 const REQUERY_INTERVAL_MS = 250
+/** The same while a file or URL is still loading (interim summaries): the load path gets the worker's time. */
+const LOADING_REQUERY_INTERVAL_MS = 1000
 /** Marker labels closer than this (CSS px) to the previous label are left out; the line and the hover stay. */
 const LABEL_GAP_PX = 44
 const FONT = '11px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif'
@@ -193,6 +195,7 @@ function Value({ color, label, value, dashed }: { color: string; label: string; 
 export function ContextChart({ toggle }: { toggle: ReactNode }) {
   const store = useLensStoreApi()
   const summary = useLensStore(selectSummary)
+  const live = useLensStore((s) => s.live)
   const cursor = useLensStore(selectCursor)
   const [answer, setAnswer] = useState<ContextSeriesAnswer | null>(null)
   const [width, setWidth] = useState(0)
@@ -242,6 +245,12 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
           if (disposed) return
           answerRef.current = next
           setAnswer(next)
+          // A large log's series is built in slices: ask for the rest right away once the log is loaded (while
+          // it loads, at the loading pace).
+          if (!next.complete) {
+            q.pending = true
+            if (summary.final || live) q.lastAt = -Infinity
+          }
         })
         .catch((error: unknown) => console.error(error))
         .finally(() => {
@@ -254,7 +263,8 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
     }
     const schedule = (): void => {
       if (q.timer !== 0) return
-      q.timer = setTimeout(run, Math.max(0, REQUERY_INTERVAL_MS - (performance.now() - q.lastAt)))
+      const interval = summary.final || live ? REQUERY_INTERVAL_MS : LOADING_REQUERY_INTERVAL_MS
+      q.timer = setTimeout(run, Math.max(0, interval - (performance.now() - q.lastAt)))
     }
     schedule()
     return () => {
@@ -263,7 +273,7 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
       q.timer = 0
       q.pending = false
     }
-  }, [store, summary, queryWidth])
+  }, [store, summary, queryWidth, live])
 
   // The chart itself: made once per theme (colours are baked into the options), fed new data as answers arrive.
   useEffect(() => {
