@@ -59,6 +59,7 @@ interface OpenCompaction {
   readonly compactionId: unknown
   readonly sourceCommandId: unknown
   readonly startSeq: unknown
+  readonly startIndex: number
   readonly turn: unknown
   summarized: boolean
   /** Turn boundaries that crossed this bracket, reported once it is known not to be stale. */
@@ -89,7 +90,7 @@ export class CompactionCompanion {
       this.open.crossings.push(finding(`${type} cannot cross an open ${owner}`))
     }
     this.failure = undefined
-    this.validate(event, type)
+    this.validate(event, type, index)
     if (this.failure !== undefined) this.sink(finding(this.failure))
     if (type === 'turn/start') this.openTurn = prop(prop(event, 'data'), 'turn')
     else if (type === 'turn/end') this.openTurn = null
@@ -98,6 +99,17 @@ export class CompactionCompanion {
   /** End of the log: a bracket still open was not made stale by an end-seed, so its crossings stand. */
   finish(): void {
     this.settle(true)
+    const open = this.open
+    if (open === undefined) return
+    // Not a companion text (it judges appends, and an open bracket is fine mid-log): dsh-lens's own, for a finished file.
+    this.sink({
+      code: 'compaction-unclosed',
+      index: open.startIndex,
+      seq: typeof open.startSeq === 'number' ? open.startSeq : null,
+      message: `compaction/start (compaction ${show(open.compactionId)}) has no compaction/end: the log ends while it is open`,
+      detail:
+        'The compaction crashed, or the log was cut while it ran. Its summary never replaced anything; when the harness resumes the session it appends a session/end-seed, which leaves this start unmatched (stale) for good.',
+    })
   }
 
   private settle(report: boolean): void {
@@ -130,7 +142,7 @@ export class CompactionCompanion {
     if (owner !== this.openTurn) this.fail(`${eventType} names turn ${show(owner)} but open turn is ${show(this.openTurn)}`)
   }
 
-  private validate(event: unknown, type: unknown): void {
+  private validate(event: unknown, type: unknown, index: number): void {
     const data = prop(event, 'data')
     if (type === 'session/end-seed') {
       // A start still open here is stale: seeding ignores the boundaries that crossed it.
@@ -159,7 +171,15 @@ export class CompactionCompanion {
       const turn = prop(data, 'turn')
       this.validateOwner(turn, type)
       this.settle(true)
-      this.open = { compactionId, sourceCommandId, startSeq: prop(event, 'seq'), turn, summarized: false, crossings: [] }
+      this.open = {
+        compactionId,
+        sourceCommandId,
+        startSeq: prop(event, 'seq'),
+        startIndex: index,
+        turn,
+        summarized: false,
+        crossings: [],
+      }
       return
     }
     if (open === undefined) {

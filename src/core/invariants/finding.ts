@@ -7,6 +7,7 @@
 export type InvariantCode =
   | 'session-invariant'
   | 'compaction-invariant'
+  | 'compaction-unclosed'
   | 'orphan-tool-result'
   | 'unanswered-tool-call'
   | 'tool-call-id-empty'
@@ -16,6 +17,7 @@ export type InvariantCode =
 export const INVARIANT_CODES: readonly InvariantCode[] = [
   'session-invariant',
   'compaction-invariant',
+  'compaction-unclosed',
   'orphan-tool-result',
   'unanswered-tool-call',
   'tool-call-id-empty',

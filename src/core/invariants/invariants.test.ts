@@ -373,7 +373,32 @@ describe('compaction-invariant: the harness companion texts', () => {
     expect(warnings(crossing)).toEqual([
       ['compaction-invariant', seqOf(crossing, 'turn/end'), C('turn/end cannot cross an open compaction for turn 1')],
       ['compaction-invariant', seqOf(crossing, 'turn/start', 1), C('turn/start cannot cross an open compaction for turn 1')],
+      // And the file ends with it still open.
+      [
+        'compaction-unclosed',
+        seqOf(crossing, 'compaction/start'),
+        'compaction/start (compaction compaction-5) has no compaction/end: the log ends while it is open',
+      ],
     ])
+  })
+
+  it('compaction-unclosed: a start whose end never came, not when it ended (even failed) nor when a resume made it stale', () => {
+    const unclosed = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }], (e) => {
+      e[seqOf(e, 'compaction/end')] = { ...at(e, 'compaction/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
+    })
+    expect(warnings(unclosed)).toEqual([
+      [
+        'compaction-unclosed',
+        seqOf(unclosed, 'compaction/start'),
+        'compaction/start (compaction compaction-5) has no compaction/end: the log ends while it is open',
+      ],
+    ])
+    expect(warnings(build([user, tools(1), { kind: 'compact', from: 0, length: 2 }]))).toEqual([])
+    const resumed = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }], (e) => {
+      const end = seqOf(e, 'compaction/end')
+      e[end] = { type: 'session/end-seed', seq: end, time: e[end]!['time'], data: {} }
+    })
+    expect(warnings(resumed)).toEqual([])
   })
 
   it('a crossing is dropped when a later session/end-seed makes the start stale (a crashed compaction, resumed)', () => {

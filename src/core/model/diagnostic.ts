@@ -41,6 +41,7 @@ export type DiagnosticCode =
   // Provider invariants (src/core/invariants): warnings, never part of the fold's verdict.
   | 'session-invariant'
   | 'compaction-invariant'
+  | 'compaction-unclosed'
   | 'orphan-tool-result'
   | 'unanswered-tool-call'
   | 'tool-call-id-empty'
