@@ -70,6 +70,16 @@ export class SeqLedger {
     return n
   }
 
+  /** A ledger from a follower process's dump (counts, then hashes, `top` entries each). */
+  static fromDump(bytes: Uint8Array, top: number): SeqLedger {
+    const ledger = new SeqLedger()
+    ledger.grow(Math.max(1, top))
+    ledger.counts.set(bytes.subarray(0, top))
+    ledger.hashes.set(new Uint32Array(bytes.buffer.slice(bytes.byteOffset + top, bytes.byteOffset + top * 5)))
+    ledger.top = top - 1
+    return ledger
+  }
+
   private grow(min: number): void {
     let size = this.hashes.length
     while (size < min) size *= 2

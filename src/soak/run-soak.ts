@@ -1,7 +1,7 @@
 /**
  * `npm run soak [-- --clients 10 --rate 2000 --minutes 10 --jsonl]`: the companion server (`lens serve`, a real
  * process) follows one session written at `rate` events/s by a writer process, for `clients` TailClient
- * followers plus one stalled reader. Every 10 s it samples the server's RSS and each follower's position; at
+ * followers (a process each, as each viewer is a tab of its own) plus one stalled reader. Every 10 s it samples the server's RSS and each follower's position; at
  * the end it checks, by seq and content hash against the file itself: every follower got every event once
  * (0 duplicates, 0 gaps, 0 altered), the server's RSS stayed bounded, the stalled reader was cut off with a
  * reason, and the followers kept advancing meanwhile. Exits 1 if a check fails. Not part of `npm test`.
@@ -14,7 +14,56 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { LineSplitter, ZstdContainer, hasZstdMagic, loadContentChecksum } from '../core/index.ts'
 import { sessionPath, tempRoot } from '../server/live-test-kit.ts'
 import { lineEvents, SeqLedger } from './event-hashes.ts'
-import { SoakFollower, StalledReader } from './soak-clients.ts'
+import { StalledReader } from './soak-clients.ts'
+
+interface FollowerState {
+  lastSeq: number
+  events: number
+  duplicates: number
+  resets: number
+  order: number
+  reconnects: number
+  errors: string[]
+}
+
+/** A follower process and its latest report. */
+class FollowerProcess {
+  state: FollowerState = { lastSeq: -1, events: 0, duplicates: 0, resets: 0, order: 0, reconnects: 0, errors: [] }
+  dumped: number | undefined
+  private readonly child: ChildProcess
+
+  constructor(
+    url: string,
+    token: string,
+    id: string,
+    readonly out: string,
+  ) {
+    this.child = spawn(process.execPath, [...TSX, 'src/soak/soak-follower-process.ts', url, token, id, out], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    })
+    lines(this.child, 'stdout', (l) => {
+      const m = JSON.parse(l) as FollowerState | { dumped: number }
+      if ('dumped' in m) this.dumped = m.dumped
+      else this.state = m
+    })
+  }
+
+  get lastSeq(): number {
+    return this.state.lastSeq
+  }
+
+  /** Stop following and write the ledger; resolves to it. */
+  async dump(): Promise<SeqLedger> {
+    this.child.stdin?.write('dump\n')
+    while (this.dumped === undefined && this.child.exitCode === null) await sleep(50)
+    const top = this.dumped ?? 0
+    return SeqLedger.fromDump(new Uint8Array(await readFile(this.out)), top)
+  }
+
+  kill(): void {
+    this.child.kill('SIGKILL')
+  }
+}
 
 interface Options {
   clients: number
@@ -148,7 +197,10 @@ async function main(): Promise<number> {
   })
   const pid = serve.pid as number
 
-  const followers = Array.from({ length: o.clients }, () => new SoakFollower(url, token, id))
+  const followers = Array.from(
+    { length: o.clients },
+    (_, i) => new FollowerProcess(url, token, id, `${root}/follower-${i}.ledger`),
+  )
   const stalled = new StalledReader(url, token, id, o.stallAfterMs)
   const start = Date.now()
   const samples: Sample[] = []
@@ -160,12 +212,17 @@ async function main(): Promise<number> {
         : stalled.stoppedAt !== undefined
           ? 'not reading'
           : 'reading'
-  /** Followers that did not advance over a sample while the writer wrote: starvation. */
+  /** Followers that had started but did not advance over a sample while the writer wrote: starvation. */
   let starvedSamples = 0
   let previous = followers.map(() => -1)
   const sample = async (): Promise<void> => {
     const delivered = followers.map((f) => f.lastSeq)
-    if (!written.done && samples.length > 0 && delivered.some((d, i) => d <= (previous[i] as number))) starvedSamples++
+    if (
+      !written.done &&
+      samples.length > 0 &&
+      delivered.some((d, i) => (previous[i] as number) >= 0 && d <= (previous[i] as number))
+    )
+      starvedSamples++
     previous = delivered
     const s: Sample = {
       t: Math.round((Date.now() - start) / 1000),
@@ -193,21 +250,29 @@ async function main(): Promise<number> {
 
   const truth = await fileLedger(path)
   const through = truth.top
-  const rows = followers.map((f, i) => ({
-    client: i + 1,
-    delivered: f.events,
-    lastSeq: f.lastSeq,
-    duplicates: f.ledger.duplicates,
-    gaps: f.ledger.gapsThrough(through),
-    altered: f.ledger.differencesFrom(truth, through),
-    resets: f.resets,
-    order: f.orderViolations,
-  }))
+  const ledgers = await Promise.all(followers.map((f) => f.dump()))
+  const rows = followers.map((f, i) => {
+    const ledger = ledgers[i] as SeqLedger
+    const last = Math.min(through, ledger.top)
+    return {
+      client: i + 1,
+      delivered: f.state.events,
+      lastSeq: ledger.top,
+      duplicates: ledger.duplicates + f.state.duplicates,
+      // Holes below what it has; events it has not reached yet are "behind", a different failure.
+      gaps: ledger.gapsThrough(last),
+      behind: through - last,
+      altered: ledger.differencesFrom(truth, through),
+      resets: f.state.resets,
+      order: f.state.order,
+      reconnects: f.state.reconnects,
+    }
+  })
   console.log(`\nfile: ${truth.top + 1} events (seq 0..${truth.top}), ${(written.bytes / 1048576).toFixed(1)} MB on disk`)
-  console.log('client | delivered | last seq | duplicates | gaps | altered | resets')
+  console.log('client | delivered | last seq | duplicates | gaps | altered | behind | resets | reconnects')
   for (const r of rows)
     console.log(
-      `${String(r.client).padStart(6)} | ${String(r.delivered).padStart(9)} | ${String(r.lastSeq).padStart(8)} | ${String(r.duplicates).padStart(10)} | ${String(r.gaps).padStart(4)} | ${String(r.altered).padStart(7)} | ${r.resets}`,
+      `${String(r.client).padStart(6)} | ${String(r.delivered).padStart(9)} | ${String(r.lastSeq).padStart(8)} | ${String(r.duplicates).padStart(10)} | ${String(r.gaps).padStart(4)} | ${String(r.altered).padStart(7)} | ${String(r.behind).padStart(6)} | ${String(r.resets).padStart(6)} | ${r.reconnects}`,
     )
   const rss = samples.map((s) => s.rssMb).filter(Number.isFinite)
   const half = Math.floor(rss.length / 2)
@@ -219,11 +284,11 @@ async function main(): Promise<number> {
     `stalled reader: read ${(stalled.bytesRead / 1048576).toFixed(1)} MB, stopped reading at +${((stalled.stoppedAt ?? start) - start) / 1000} s; server: ${cut[0] ?? 'no cut-off'}`,
   )
   for (const l of incidents.filter((x) => !cut.includes(x)).slice(0, 10)) console.log(`server stderr: ${l}`)
-  for (const [i, f] of followers.entries()) for (const e of f.errors.slice(0, 3)) console.log(`follower ${i + 1}: ${e}`)
+  for (const [i, f] of followers.entries()) for (const e of f.state.errors) console.log(`follower ${i + 1}: ${e}`)
 
   const checks: Array<[string, boolean]> = [
     ['the writer wrote the whole run', written.done && written.events > 0],
-    ['every follower reached the last seq', rows.every((r) => r.lastSeq === through)],
+    ['every follower reached the last seq', rows.every((r) => r.behind === 0)],
     ['0 duplicates', rows.every((r) => r.duplicates === 0)],
     ['0 gaps', rows.every((r) => r.gaps === 0)],
     ['0 altered events (content hash by seq)', rows.every((r) => r.altered === 0)],
@@ -240,7 +305,7 @@ async function main(): Promise<number> {
   console.log('')
   for (const [what, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`)
 
-  for (const f of followers) f.close()
+  for (const f of followers) f.kill()
   stalled.close()
   serve.kill('SIGTERM')
   await rm(root, { recursive: true, force: true })
