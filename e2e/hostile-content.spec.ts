@@ -22,7 +22,7 @@ import { benign, fileName, hostile, literalProbe, sessionLog, shortText, type Te
 const DIST = process.env['LENS_DIST'] ?? process.env['E2E_DIST'] ?? 'dist'
 
 // Each test clicks through every pane and row of a session (and a bundle): well past the 30 s default on a busy machine.
-test.describe.configure({ timeout: 120_000 })
+test.describe.configure({ timeout: 180_000 })
 
 /** Everything the page did that could let the log out or in. */
 interface Watch {
