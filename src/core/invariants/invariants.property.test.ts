@@ -25,6 +25,9 @@ function read(records: readonly unknown[]): LensLog {
   return log
 }
 
+/** How often the harness's companion accepted, threw its own text, or threw a TypeError: the comparison must see all three. */
+const verdicts = { accepted: 0, invariant: 0, typeError: 0 }
+
 function check(events: readonly unknown[], pack: boolean): void {
   // JSON drops what it cannot carry: compare on what survives the trip.
   const onDisk = JSON.parse(JSON.stringify(events)) as unknown[]
@@ -47,6 +50,7 @@ function check(events: readonly unknown[], pack: boolean): void {
   // The harness seeds with the events as its reader gives them (legacy shapes upgraded): so does LensLog.
   const asRead = Array.from({ length: log.length }, (_, i) => log.event(i))
   const oracle = sessionInvariantVerdict(asRead)
+  verdicts[oracle.index === null ? 'accepted' : oracle.invariant ? 'invariant' : 'typeError']++
   const ours = warnings.filter((d) => d.code === 'session-invariant')
   if (oracle.index === null) expect(ours).toEqual([])
   else if (oracle.invariant)
@@ -68,6 +72,11 @@ describe('provider invariants on generated logs', () => {
       fc.property(mutatedJsonLogArb, ({ events }) => check(events, false)),
       { numRuns: 500 },
     )
+  })
+
+  it('both lanes met logs the companion accepts and logs it refuses with its own text', () => {
+    expect(verdicts.accepted).toBeGreaterThan(0)
+    expect(verdicts.invariant).toBeGreaterThan(0)
   })
 
   it('the generated logs do trip the invariants (the checks are exercised, not vacuous)', () => {
