@@ -149,12 +149,14 @@ test.describe('huge values', () => {
       return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
     })
     expect(clipboardHash).toBe(sha256(toolJson))
+    const copyTasks = await takeLongTasks(page)
 
     // Save full value downloads the same text.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-full').click()])
     expect(download.suggestedFilename()).toBe(`event-${toolResultSeq}.json`)
     const saved = await (await download.createReadStream()).toArray().then((parts) => Buffer.concat(parts).toString('utf8'))
     expect(sha256(saved)).toBe(sha256(toolJson))
+    const saveTasks = await takeLongTasks(page)
 
     // The 10 MB answer: the same control, its own total; the page still answers a click on another row.
     started = Date.now()
@@ -175,6 +177,8 @@ test.describe('huge values', () => {
       showMoreMs: expandMs,
       showMoreLongTasks: expandTasks,
       copyFullMs: copyMs,
+      copyLongTasks: copyTasks,
+      saveLongTasks: saveTasks,
       answerSelectMs: answerMs,
       answerLongTasks: answerTasks,
     }

@@ -135,6 +135,9 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         case 'detail-text':
           result = session.detailText(req.index, req.field, req.offset, req.length)
           break
+        case 'detail-blob':
+          result = session.detailBlob(req.index, req.field)
+          break
         case 'step-request':
           result = stepRequestAnswer(session.lensLog, req.target, req.have)
           break

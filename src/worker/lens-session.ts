@@ -327,6 +327,12 @@ export class LensSession {
     return this.texts.chunk(this.log, index, field, offset, length)
   }
 
+  /** The whole of that JSON as a Blob, for "Copy full value" and "Save full value". */
+  detailBlob(index: number, field: DetailTextField): Blob | null {
+    const text = this.texts.text(this.log, index, field)
+    return text === null ? null : new Blob([text], { type: 'application/json' })
+  }
+
   /** Leaf transcript seqs a replacement stands for, through nested replacements. */
   private collectCovered(replacement: ReplacementInfo, out: number[]): void {
     for (const seq of replacement.shadowedSeqs) {

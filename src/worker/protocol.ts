@@ -243,6 +243,7 @@ export type LensRequest =
       readonly offset: number
       readonly length: number
     })
+  | (Query & { readonly type: 'detail-blob'; readonly index: number; readonly field: DetailTextField })
   | (Query & { readonly type: 'step-request'; readonly target: StepTarget; readonly have: string | null })
   | (Query & { readonly type: 'step-list' })
   | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
@@ -260,6 +261,8 @@ export interface QueryResults {
   'search-more': SearchBatch
   'log-prefix': LogPrefixFile
   'detail-text': DetailTextChunk | null
+  /** The whole text as a UTF-8 Blob (copy and save without the main thread ever holding the string). */
+  'detail-blob': Blob | null
   'step-request': StepRequestAnswer
   'step-list': StepListAnswer
   'step-request-json': StepRequestJsonText
@@ -302,6 +305,7 @@ const REQUEST_TYPES = new Set([
   'index-of-seq',
   'log-prefix',
   'detail-text',
+  'detail-blob',
   'step-request',
   'step-list',
   'step-request-json',

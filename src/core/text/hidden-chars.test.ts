@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { countHidden, hasHidden, hiddenCharName, hiddenKind, hiddenMarker, splitHidden } from './hidden-chars.ts'
+import {
+  countHidden,
+  hasHidden,
+  hiddenCharName,
+  hiddenKind,
+  hiddenMarker,
+  isHiddenCandidate,
+  splitHidden,
+} from './hidden-chars.ts'
 
 const BIDI = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]
 const INVISIBLE = [0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad, 0x2028, 0x2029, 0x180e, 0xe0041, 0x3164]
@@ -17,6 +25,32 @@ describe('hiddenKind', () => {
     expect(hiddenKind('\uD800')).toBe('surrogate')
     expect(hiddenKind('\uDFFF')).toBe('surrogate')
     expect(splitHidden('\uD83D\uDE00')).toEqual([{ kind: 'text', text: '\uD83D\uDE00' }])
+  })
+})
+
+/** The definition as one plain Unicode-mode scan: what the fast two-stage scan must agree with. */
+const REFERENCE =
+  /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|(?![\t\n])\p{Cc}|[\p{Cf}\u2028\u2029\u115F\u1160\u3164\uFFA0]|\p{Cs}/gu
+const referenceHits = (text: string): [number, string][] => [...text.matchAll(REFERENCE)].map((m) => [m.index, m[0]])
+
+describe('the pre-filter', () => {
+  it("admits every hidden BMP character of this runtime's Unicode version", () => {
+    const missed: string[] = []
+    for (let cp = 0; cp <= 0xffff; cp++) {
+      const char = String.fromCharCode(cp)
+      if (new RegExp(REFERENCE.source, 'u').test(char) && !isHiddenCandidate(char)) missed.push(cp.toString(16))
+    }
+    expect(missed).toEqual([])
+  })
+
+  it('finds the hidden characters of a large mostly-plain text, and only those', () => {
+    const text = `${'plain ascii text, 中文, emoji 😀 '.repeat(20_000)}\u202E${'more'.repeat(1000)}\uDB40\uDC41\uD800x`
+    expect(
+      splitHidden(text)
+        .filter((s) => s.kind !== 'text')
+        .map((s) => s.text),
+    ).toEqual(['\u202E', '\u{E0041}', '\uD800'])
+    expect(countHidden(text)).toEqual({ total: 3, bidi: 1, invisible: 1, control: 0, surrogate: 1 })
   })
 })
 
@@ -77,6 +111,14 @@ describe('splitHidden', () => {
         for (const kind of ['bidi', 'invisible', 'control', 'surrogate'] as const)
           expect(counts[kind]).toBe(markers.filter((s) => s.kind === kind).length)
         expect(hasHidden(input)).toBe(counts.total > 0)
+        // The two-stage scan finds exactly what one Unicode-mode scan of the definition finds.
+        let at = 0
+        const hits = splitHidden(input).flatMap((s) => {
+          const hit: [number, string][] = s.kind === 'text' ? [] : [[at, s.text]]
+          at += s.text.length
+          return hit
+        })
+        expect(hits).toEqual(referenceHits(input))
       }),
       { numRuns: 500 },
     )
