@@ -57,6 +57,9 @@ describe('detail-text', () => {
     expect(detail?.rawJsonInfo.hidden.bidi).toBe(200_000)
     expect(detail?.rawJsonInfo.hidden.invisible).toBe(100_000)
     expect(readAll(session, 0, 1024 * 1024).text).toBe(expected)
+    // Copy and save take the whole value as a Blob made in the worker.
+    expect(await session.detailBlob(0, 'raw')?.text()).toBe(expected)
+    expect(session.detailBlob(0, 'disk')).toBeNull()
     // A piece past the end is empty, a negative offset is clamped; a missing event or on-disk shape is null.
     expect(session.detailText(0, 'raw', expected.length + 5, 10)).toMatchObject({ text: '', offset: expected.length })
     expect(session.detailText(0, 'raw', -3, 4)?.text).toBe(expected.slice(0, 4))
