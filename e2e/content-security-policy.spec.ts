@@ -4,7 +4,8 @@
  * src/build/content-security-policy.ts, which also reaches the workers): the app's own scripts, workers, lazy chunks,
  * the zstd/xxhash WebAssembly path, React Flow, uPlot and the live stream raise no violation; inline script, eval,
  * handler attributes, `javascript:` URLs, foreign scripts, blob workers, connections elsewhere, `<style>` elements,
- * `data:` images and plugins are each reported as a violation and none of them runs.
+ * `data:` images and plugins are each reported as a violation and none of them runs; a `?log=` URL on another origin
+ * is refused (connect-src) with a message.
  */
 
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
@@ -97,6 +98,15 @@ test('the built app (meta policy): the app runs clean, and every forbidden thing
   expect(await violations(page)).toEqual([])
   expect(consoleLines).toEqual([])
   await expectProbesRefused(page)
+})
+
+test('a ?log= URL on another origin is refused by connect-src, and the page says it could not read it', async ({ page }) => {
+  await recordViolations(page)
+  const url = 'http://127.0.0.2:9/session.jsonl'
+  await page.goto(`/?log=${url}`)
+  await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'error')
+  await expect(page.getByText(`Could not read ${url}`, { exact: false }).first()).toBeVisible()
+  await expect.poll(() => violations(page)).toEqual([expect.objectContaining({ directive: 'connect-src', blocked: url })])
 })
 
 test.describe('lens serve (header policy)', () => {
