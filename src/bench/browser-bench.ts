@@ -8,6 +8,7 @@ import { build as esbuild } from 'esbuild'
 import type { PresetName } from '../core/generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
+import { browserLanes, type LanesResult } from './browser-lanes.ts'
 import type { FloorReply, FloorRequest } from './floor-worker.ts'
 import { fmt, median, percentile, table } from './measure.ts'
 
@@ -25,6 +26,8 @@ function option(name: string): string | undefined {
 const sizes = (option('sizes')?.split(',') ?? ['10k', '280k', '1.3M']) as PresetName[]
 const container = (option('container') ?? 'zstd') as 'zstd' | 'jsonl'
 const floorRuns = Number(option('floor-runs') ?? 3)
+// --lanes-only: just the first-rows and graph lanes (browser-lanes.ts); --skip-graph leaves the graph lane out.
+const lanesOnly = process.argv.includes('--lanes-only')
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 100; i++) {
@@ -340,6 +343,7 @@ async function main(): Promise<void> {
     detached: true,
   })
   const results: BrowserResult[] = []
+  let lanes: LanesResult | null = null
   try {
     await waitForServer(`http://localhost:${PORT}/`, preview)
     // The marker flag lets rendererRss() find only this bench's renderers among other Chromium runs.
@@ -347,7 +351,7 @@ async function main(): Promise<void> {
       chromiumLaunchOptions(['--js-flags=--expose-gc', '--user-agent=dsh-lens-browser-bench']),
     )
     try {
-      for (const size of sizes) {
+      for (const size of lanesOnly ? [] : sizes) {
         process.stderr.write(`[browser-bench] ${size} ${container}\n`)
         // A fresh context per size: no heap or cache carried over from the previous log.
         const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
@@ -356,6 +360,10 @@ async function main(): Promise<void> {
         results.push(await measure(page, size))
         await context.close()
       }
+      lanes = await browserLanes(browser, `http://localhost:${PORT}`, OUT_DIR, {
+        firstRows: lanesOnly || sizes.includes('280k'),
+        graph: !process.argv.includes('--skip-graph'),
+      })
     } finally {
       await browser.close()
     }
@@ -395,12 +403,16 @@ async function main(): Promise<void> {
         `${fmt(r.drag.longestTaskMs, 0)} ms`,
       ]),
     ),
+    ...(lanes === null ? [] : ['', lanes.report]),
+    ...(lanes === null || lanes.misses.length === 0
+      ? []
+      : ['', `Browser lanes missed:\n${lanes.misses.map((m) => `- ${m}`).join('\n')}`]),
   ].join('\n')
   process.stdout.write(report + '\n')
   mkdirSync('.bench', { recursive: true })
   writeFileSync(
     '.bench/browser-latest.json',
-    JSON.stringify({ when: new Date().toISOString(), container, results, report }, null, 2),
+    JSON.stringify({ when: new Date().toISOString(), container, results, lanes, report }, null, 2),
   )
 }
 

@@ -24,7 +24,7 @@ export function streamSession(options: GenerateOptions): SessionStream {
   const resolved = resolveOptions(options)
   const script = new SessionScript(resolved)
   function* batches(): Generator<GeneratedBatch> {
-    while (script.events < resolved.targetEvents) {
+    while (script.events < resolved.targetEvents && !script.replacementCapReached) {
       script.runTurn()
       yield* script.drain()
     }

@@ -31,6 +31,10 @@ export interface GenerateOptions {
   readonly batchWindowMs?: number
   /** Pack delta runs into rows, as the harness does by default. */
   readonly pack?: boolean
+  /** Most summaries nested inside one another (a summary swallowing a summary ...); 0: unbounded. */
+  readonly compactionMaxDepth?: number
+  /** Stop writing replacements (compactions and prunes) once this many were written, and end the session; 0: no cap. */
+  readonly targetReplacements?: number
 }
 
 export type ResolvedOptions = Required<GenerateOptions>
@@ -53,6 +57,8 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     chunkSources: true,
     batchWindowMs: 200,
     pack: true,
+    compactionMaxDepth: 0,
+    targetReplacements: 0,
     ...options,
   }
 }

@@ -1,10 +1,10 @@
-/** Named generator presets: the demo log and the three benchmark sizes (10k, 280k, 1.3M events). */
+/** Named generator presets: the demo log, the three benchmark sizes (10k, 280k, 1.3M events) and a graph-heavy log. */
 
 import type { GenerateOptions } from './options.ts'
 
-export type PresetName = 'demo' | '10k' | '280k' | '1.3M'
+export type PresetName = 'demo' | '10k' | '280k' | '1.3M' | 'graph-5k'
 
-export const PRESET_NAMES: readonly PresetName[] = ['demo', '10k', '280k', '1.3M']
+export const PRESET_NAMES: readonly PresetName[] = ['demo', '10k', '280k', '1.3M', 'graph-5k']
 
 const PRESETS: Record<PresetName, Omit<GenerateOptions, 'seed'>> = {
   // A few hundred random-word events that still show every replace shape: several summaries (one nested), prunes,
@@ -35,6 +35,24 @@ const PRESETS: Record<PresetName, Omit<GenerateOptions, 'seed'>> = {
   '280k': { targetEvents: 280_000 },
   // The representative large session: 1.3M events, ~97 MiB of plaintext.
   '1.3M': { targetEvents: 1_300_000, compactionEveryTurns: 40, toolResultMedianBytes: 2_200 },
+  // The replace graph at scale: exactly 5,000 replacements (a compaction and a prune nearly every turn, summaries
+  // nested up to four deep) in short two-step turns (~255k events, ~37 MB): the graph, not the log, is what costs.
+  'graph-5k': {
+    targetEvents: 5_000_000,
+    targetReplacements: 5_000,
+    compactionEveryTurns: 1,
+    compactionMaxDepth: 4,
+    pruneEveryTurns: 1,
+    pruneMinBytes: 300,
+    maxTokensEveryTurns: 0,
+    headerChangeEveryTurns: 0,
+    stepsPerTurn: [2, 2],
+    reasoningTokens: 4,
+    textTokens: 6,
+    toolResultMedianBytes: 400,
+    toolResultMaxBytes: 3_000,
+    hugeToolResultEvery: 0,
+  },
 }
 
 export function presetOptions(name: PresetName, seed = 1): GenerateOptions {

@@ -40,6 +40,7 @@ export class SessionScript {
   private compactionCount = 0
   private callCount = 0
   private compactedThisTurn = false
+  private replacementCount = 0
   private readonly pruneCandidates: PruneCandidate[] = []
 
   constructor(private readonly o: ResolvedOptions) {
@@ -57,6 +58,11 @@ export class SessionScript {
 
   get events(): number {
     return this.log.nextSeq
+  }
+
+  /** Whether `targetReplacements` replacements were written (the session ends after this turn). */
+  get replacementCapReached(): boolean {
+    return this.o.targetReplacements > 0 && this.replacementCount >= this.o.targetReplacements
   }
 
   /** Batches closed so far; the caller drains after each turn so memory stays bounded by one turn. */
@@ -83,7 +89,7 @@ export class SessionScript {
       source: { kind: 'user' },
     }
     // Every third compaction is a manual `/compact` typed between turns (turn: null, linked by sourceCommandId).
-    if (this.compactionDue(turn) && this.compactionCount % 3 === 2) this.manualCompact()
+    if (this.compactionDue(turn) && this.compactionCount % 3 === 2 && !this.replacementCapReached) this.manualCompact()
     this.log.append('agent/inbox/spliced', { target: 'next-turn', start: 0, inserted: [prompt] })
     this.log.advance(rng.int(0, 3))
     this.log.append('turn/start', { turn })
@@ -165,9 +171,9 @@ export class SessionScript {
   /** Automatic compaction and pruning run before the turn's first model request, when due. */
   private maintainContext(turn: number): void {
     const o = this.o
-    if (this.compactionDue(turn) && !this.compactedThisTurn) this.compact(turn)
+    if (this.compactionDue(turn) && !this.compactedThisTurn && !this.replacementCapReached) this.compact(turn)
     this.compactedThisTurn = false
-    if (o.pruneEveryTurns > 0 && turn % o.pruneEveryTurns === 0) this.prune()
+    if (o.pruneEveryTurns > 0 && turn % o.pruneEveryTurns === 0 && !this.replacementCapReached) this.prune()
   }
 
   /** One model request: streamed blocks, block ends, usage, finish, the message, then its tool calls. */
@@ -287,6 +293,10 @@ export class SessionScript {
       const after = starts.findIndex((s) => s > lastSummary)
       if (after >= 0 && after <= lastUnit) firstUnit = after
     }
+    if (this.o.compactionMaxDepth > 0) {
+      firstUnit = this.pastDepthCap(starts, firstUnit, starts[lastUnit + 1] as number)
+      if (firstUnit > lastUnit) return undefined
+    }
     const startIdx = starts[firstUnit] as number
     const endIdx = (starts[lastUnit + 1] as number) - 1
     const shadowed = this.surface.nodes.slice(startIdx, endIdx + 1)
@@ -294,6 +304,7 @@ export class SessionScript {
     const last = shadowed[shadowed.length - 1] as TrackedNode
     const shadowedSeqs = shadowed.map((n) => n.seq)
     const shadowedTokenCount = shadowed.reduce((sum, n) => sum + n.tokens, 0)
+    const depth = 1 + shadowed.reduce((d, n) => Math.max(d, n.depth ?? 0), 0)
     const compactionId = rng.uuid()
     this.compactionCount++
     // sourceCommandId sits right after compactionId, as the plugin writes it, and only on manual runs.
@@ -326,9 +337,27 @@ export class SessionScript {
       unit: this.surface.newUnit(),
       tokens: tokensOf(summaryText.length),
       kind: 'summary',
+      depth,
     })
+    this.replacementCount++
     log.append('compaction/end', { ...ids, turn })
     return summarySeq
+  }
+
+  /**
+   * With `compactionMaxDepth`: the first unit at or after `firstUnit` that starts past every summary already at
+   * the cap, so the new summary is at most that deep (returns a unit past the range when none fits).
+   * @param endIdx surface index just past the range
+   */
+  private pastDepthCap(starts: readonly number[], firstUnit: number, endIdx: number): number {
+    const nodes = this.surface.nodes
+    let capped = -1
+    for (let i = starts[firstUnit] as number; i < endIdx; i++) {
+      if (((nodes[i] as TrackedNode).depth ?? 0) >= this.o.compactionMaxDepth) capped = i
+    }
+    if (capped < 0) return firstUnit
+    const after = starts.findIndex((s) => s > capped)
+    return after < 0 ? starts.length : after
   }
 
   /** Tool-result prune: the biggest recent result still on the surface is rewritten to a stub in place. */
@@ -353,6 +382,7 @@ export class SessionScript {
     const data = { ...best.data, message: { ...best.data.message, content: [{ ...block, content: pruned }] } }
     const seq = this.log.append('tool/result', data, [s], { op: 'replace', start: s, end: s })
     this.surface.replace(idx, idx, { seq, unit: original.unit, tokens: 20, kind: 'pruned' })
+    this.replacementCount++
   }
 
   /** Inter-token gap: tokens arrive in bursts (several at 0-1 ms, then a ~25 ms pause), as the fixtures show. */

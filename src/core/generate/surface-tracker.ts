@@ -6,6 +6,8 @@ export interface TrackedNode {
   readonly unit: number
   readonly tokens: number
   readonly kind: 'user' | 'assistant' | 'tool-result' | 'summary' | 'pruned'
+  /** For a summary: how many summaries deep it is (1 + the deepest summary it swallowed). */
+  readonly depth?: number
 }
 
 export class SurfaceTracker {

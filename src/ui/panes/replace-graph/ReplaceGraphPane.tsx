@@ -4,12 +4,19 @@ import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouse
 import { useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
+import type { ReplacementInfo } from '../../../worker/protocol.ts'
 import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
+import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
+/** Above this many replacements in the log, React Flow gets only the nodes in view and a canvas draws the far view
+ * (LargeReplaceGraph); below it every node up to the cursor is a React Flow node, as before. */
+export const LARGE_GRAPH_ABOVE = 1000
+/** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
+const LARGE_MARKERS_PER_FRAME = 1000
 
 export function ReplaceGraphPane() {
   const store = useLensStoreApi()
@@ -25,9 +32,10 @@ export function ReplaceGraphPane() {
     [summary?.replacements, summary?.replaceLayout],
   )
   // A jump across many replacements is mounted over a few frames (a bounded node budget each), never in one task.
-  const drawn = useGraphCatchUp(Math.min(count, all.nodeEnd.length - 1), all.nodeEnd)
-  const nodes = useMemo(() => all.nodes.slice(0, all.nodeEnd[drawn]), [all, drawn])
-  const edges = useMemo(() => all.edges.slice(0, all.edgeEnd[drawn]), [all, drawn])
+  const large = (summary?.replacements.length ?? 0) > LARGE_GRAPH_ABOVE
+  const drawn = useGraphCatchUp(Math.min(count, all.nodeEnd.length - 1), all.nodeEnd, large ? LARGE_MARKERS_PER_FRAME : undefined)
+  const nodes = useMemo(() => (large ? [] : all.nodes.slice(0, all.nodeEnd[drawn])), [all, drawn, large])
+  const edges = useMemo(() => (large ? [] : all.edges.slice(0, all.edgeEnd[drawn])), [all, drawn, large])
   const shown = useMemo(
     () => nodes.map((n) => (n.type === 'replace' && n.data.replacement.index === selected ? { ...n, selected: true } : n)),
     [nodes, selected],
@@ -38,6 +46,10 @@ export function ReplaceGraphPane() {
     const index = node.data.replacement.index
     store.getState().setCursor(index)
     store.getState().select(index, 'graph')
+  }
+  const pickReplacement = (r: ReplacementInfo): void => {
+    store.getState().setCursor(r.index)
+    store.getState().select(r.index, 'graph')
   }
   const onNodeClick: NodeMouseHandler<ReplaceFlowNode> = (_event, node) => pick(node)
   // React Flow makes nodes focusable (Tab); Enter on a focused node acts like a click.
@@ -68,24 +80,36 @@ export function ReplaceGraphPane() {
         {count === 0 ? (
           <p className="absolute inset-0 z-10 p-3 text-muted pointer-events-none">No replace operations up to the cursor.</p>
         ) : null}
-        <ReactFlow
-          nodes={shown}
-          edges={edges}
-          nodeTypes={NODE_TYPES}
-          onNodeClick={onNodeClick}
-          nodesDraggable={false}
-          nodesConnectable={false}
-          fitView
-          minZoom={0.05}
-          maxZoom={1.25}
-          colorMode={theme}
-          proOptions={{ hideAttribution: true }}
-          aria-label="Replace operations"
-        >
-          <Background />
-          <Controls showInteractive={false} position="top-left" orientation="horizontal" />
-          <FitOnChange nodes={nodes} />
-        </ReactFlow>
+        {large && summary !== null ? (
+          <LargeReplaceGraph
+            replacements={summary.replacements}
+            layout={summary.replaceLayout}
+            all={all}
+            drawn={drawn}
+            selected={selected}
+            theme={theme}
+            onPick={pickReplacement}
+          />
+        ) : (
+          <ReactFlow
+            nodes={shown}
+            edges={edges}
+            nodeTypes={NODE_TYPES}
+            onNodeClick={onNodeClick}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            fitView
+            minZoom={0.05}
+            maxZoom={1.25}
+            colorMode={theme}
+            proOptions={{ hideAttribution: true }}
+            aria-label="Replace operations"
+          >
+            <Background />
+            <Controls showInteractive={false} position="top-left" orientation="horizontal" />
+            <FitOnChange nodes={nodes} />
+          </ReactFlow>
+        )}
       </div>
     </section>
   )

@@ -4,14 +4,26 @@ import { memo } from 'react'
 import { Handle, Position, type NodeProps, type Node } from '@xyflow/react'
 import type { LeafNodeData, ReplaceNodeData } from './to-flow-elements.ts'
 
-const KIND_LABEL = { summary: 'compaction summary', prune: 'pruned tool result', other: 'replace' } as const
+export const KIND_LABEL = { summary: 'compaction summary', prune: 'pruned tool result', other: 'replace' } as const
+
+type ReplaceNodeProps = NodeProps<Node<ReplaceNodeData, 'replace'>>
 
 /** Memoized: every replacement up to the cursor is mounted, so a re-render must skip the unchanged ones. */
-export const ReplaceNode = memo(function ReplaceNode({ data, selected }: NodeProps<Node<ReplaceNodeData, 'replace'>>) {
+export const ReplaceNode = memo(function ReplaceNode(props: ReplaceNodeProps) {
+  return <ReplaceNodeBody {...props} testId="replace-node" />
+})
+
+/** The same box in the large graph, where only the nodes in view are mounted: the per-replacement contract
+ * (`replace-node`) is carried by the marker list there (ReplaceMarkers), so this one is named apart. */
+export const ReplaceNodeView = memo(function ReplaceNodeView(props: ReplaceNodeProps) {
+  return <ReplaceNodeBody {...props} testId="replace-node-view" />
+})
+
+function ReplaceNodeBody({ data, selected, testId }: ReplaceNodeProps & { testId: string }) {
   const r = data.replacement
   return (
     <div
-      data-testid="replace-node"
+      data-testid={testId}
       data-seq={r.seq}
       className={`h-full w-full rounded border bg-panel px-2 py-1 text-xs text-ink ${selected ? 'border-accent ring-2 ring-accent' : 'border-warn'}`}
     >
@@ -30,7 +42,7 @@ export const ReplaceNode = memo(function ReplaceNode({ data, selected }: NodePro
       <Handle type="source" position={Position.Bottom} />
     </div>
   )
-})
+}
 
 export const LeafNode = memo(function LeafNode({ data }: NodeProps<Node<LeafNodeData, 'leaf'>>) {
   return (

@@ -3,13 +3,13 @@
 import { useEffect, useState } from 'react'
 import { stepToward } from './graph-catch-up.ts'
 
-export function useGraphCatchUp(target: number, nodeEnd: Int32Array): number {
+export function useGraphCatchUp(target: number, nodeEnd: Int32Array, budget?: number): number {
   const [drawn, setDrawn] = useState(0)
   const clamped = Math.min(drawn, nodeEnd.length - 1)
   useEffect(() => {
     if (clamped === target) return
-    const frame = requestAnimationFrame(() => setDrawn(stepToward(clamped, target, nodeEnd)))
+    const frame = requestAnimationFrame(() => setDrawn(stepToward(clamped, target, nodeEnd, budget)))
     return () => cancelAnimationFrame(frame)
-  }, [clamped, target, nodeEnd])
+  }, [clamped, target, nodeEnd, budget])
   return clamped
 }

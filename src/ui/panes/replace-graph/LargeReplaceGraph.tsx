@@ -1,0 +1,222 @@
+/**
+ * The replace graph for logs with thousands of replacements. React Flow is kept for the near view but is given only
+ * the nodes in view (at most NEAR_NODES_MAX, and only from NEAR_ZOOM in); further out a canvas draws every box and
+ * edge up to the cursor. The per-replacement DOM contract is kept by ReplaceMarkers. Measured on the 5,000-preset
+ * (npm run bench -- --browser): all 5,000 nodes in React Flow give 50-130 ms tasks on a drag or pan, this stays
+ * within a few ms a frame.
+ */
+
+import { ReactFlow, Controls, useReactFlow, useStore, type NodeMouseHandler, type Edge } from '@xyflow/react'
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react'
+import type { ReplacementInfo } from '../../../worker/protocol.ts'
+import { REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../../../worker/replace-layout.ts'
+import { useChartColors } from '../context-chart/chart-colors.ts'
+import { drawOverview, parentIndices, type OverviewColors } from './draw-overview.ts'
+import { ReplaceMarkers } from './ReplaceMarkers.tsx'
+import { ReplaceNodeView } from './ReplaceNode.tsx'
+import type { FlowElements, ReplaceFlowNode } from './to-flow-elements.ts'
+import { sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
+
+/** Below this zoom the boxes' text is unreadable anyway: the canvas draws them. */
+export const NEAR_ZOOM = 0.3
+/** At most this many React Flow nodes mounted; more in view means the canvas draws. */
+export const NEAR_NODES_MAX = 200
+
+const NODE_TYPES = { replace: ReplaceNodeView }
+
+interface Props {
+  readonly replacements: readonly ReplacementInfo[]
+  readonly layout: ReplaceLayout
+  readonly all: FlowElements
+  /** Replacements drawn (a prefix, following the cursor). */
+  readonly drawn: number
+  /** Event index of the selected entry (or null). */
+  readonly selected: number | null
+  readonly theme: 'light' | 'dark'
+  readonly onPick: (r: ReplacementInfo) => void
+}
+
+export function LargeReplaceGraph({ replacements, layout, all, drawn, selected, theme, onPick }: Props) {
+  const [visible, setVisible] = useState<number[] | null>([])
+  const visibleRef = useRef<number[] | null>([])
+  const viewRef = useRef<ViewBox | null>(null)
+  const canvasRef = useRef<HTMLCanvasElement>(null)
+  const frameRef = useRef(0)
+  const parent = useMemo(() => parentIndices(replacements), [replacements])
+  const selectedK = useMemo(
+    () => (selected === null ? -1 : replacements.findIndex((r) => r.index === selected)),
+    [replacements, selected],
+  )
+  // The theme's tokens (a canvas cannot read CSS variables), read again when the theme changes.
+  const chart = useChartColors()
+  const colors = useMemo<OverviewColors>(
+    () => ({ summary: chart.compaction, prune: chart.prune, other: chart.muted, edge: chart.line, selected: chart.cursor }),
+    [chart],
+  )
+
+  // Everything a frame needs, read through a ref so the scheduled frame always sees the latest props.
+  const latest = useRef({ replacements, layout, drawn, selectedK, parent, colors })
+
+  const frame = useCallback(() => {
+    frameRef.current = 0
+    const view = viewRef.current
+    if (view === null) return
+    const s = latest.current
+    const inView = view.zoom >= NEAR_ZOOM ? visibleReplacements(s.layout, s.drawn, view, REPLACE_NODE_SIZE, NEAR_NODES_MAX) : null
+    if (!sameIndices(inView, visibleRef.current)) {
+      visibleRef.current = inView
+      setVisible(inView)
+    }
+    const canvas = canvasRef.current
+    const ctx = canvas?.getContext('2d')
+    if (canvas == null || ctx == null) return
+    const dpr = window.devicePixelRatio || 1
+    const w = Math.round(view.width * dpr)
+    const h = Math.round(view.height * dpr)
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w
+      canvas.height = h
+    }
+    if (inView !== null) {
+      ctx.clearRect(0, 0, w, h)
+      return
+    }
+    drawOverview(
+      ctx,
+      {
+        replacements: s.replacements,
+        layout: s.layout,
+        count: s.drawn,
+        selected: s.selectedK,
+        size: REPLACE_NODE_SIZE,
+        parent: s.parent,
+      },
+      view,
+      s.colors,
+      dpr,
+    )
+  }, [])
+  const schedule = useCallback(() => {
+    if (frameRef.current === 0) frameRef.current = requestAnimationFrame(frame)
+  }, [frame])
+  useEffect(() => () => cancelAnimationFrame(frameRef.current), [])
+  useEffect(() => {
+    latest.current = { replacements, layout, drawn, selectedK, parent, colors }
+    schedule()
+  }, [schedule, replacements, layout, drawn, selectedK, parent, colors])
+  const onView = useCallback(
+    (view: ViewBox) => {
+      viewRef.current = view
+      schedule()
+    },
+    [schedule],
+  )
+
+  const nodes = useMemo(() => {
+    if (visible === null) return []
+    return visible.map((k) => {
+      const node = all.nodes[all.nodeEnd[k] as number] as ReplaceFlowNode
+      return k === selectedK ? { ...node, selected: true } : node
+    })
+  }, [visible, all, selectedK])
+  const edges = useMemo(() => {
+    if (visible === null) return []
+    const shown = new Set(visible)
+    const out: Edge[] = []
+    for (const k of visible) {
+      const p = parent[k] as number
+      if (!shown.has(p)) continue
+      const source = replaceNodeId((replacements[p] as ReplacementInfo).seq)
+      const target = replaceNodeId((replacements[k] as ReplacementInfo).seq)
+      out.push({ id: `${source}-${target}`, source, target })
+    }
+    return out
+  }, [visible, parent, replacements])
+
+  const onNodeClick: NodeMouseHandler<ReplaceFlowNode> = (_event, node) => {
+    if (node.type === 'replace') onPick(node.data.replacement)
+  }
+  // In the far view the boxes are pixels on a canvas: a click on the pane picks the box under the pointer.
+  const onPaneClick = (event: ReactMouseEvent): void => {
+    const view = viewRef.current
+    const box = (event.currentTarget as HTMLElement).closest('.react-flow')?.getBoundingClientRect()
+    if (view === null || box === undefined) return
+    const fx = (event.clientX - box.left - view.x) / view.zoom
+    const fy = (event.clientY - box.top - view.y) / view.zoom
+    const n = Math.min(drawn, layout.count)
+    for (let k = n - 1; k >= 0; k--) {
+      const x = layout.x[k] as number
+      const y = layout.y[k] as number
+      if (fx >= x && fx <= x + REPLACE_NODE_SIZE.width && fy >= y && fy <= y + REPLACE_NODE_SIZE.height) {
+        onPick(replacements[k] as ReplacementInfo)
+        return
+      }
+    }
+  }
+
+  return (
+    <>
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onNodeClick={onNodeClick}
+        onPaneClick={onPaneClick}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        minZoom={0.002}
+        maxZoom={1.25}
+        colorMode={theme}
+        proOptions={{ hideAttribution: true }}
+        aria-label="Replace operations"
+      >
+        <Controls showInteractive={false} position="top-left" orientation="horizontal" />
+        <ViewTracker onView={onView} />
+        <FitLarge layout={layout} drawn={drawn} />
+      </ReactFlow>
+      <canvas
+        ref={canvasRef}
+        data-testid="replace-graph-overview"
+        aria-hidden="true"
+        className="pointer-events-none absolute inset-0 h-full w-full"
+      />
+      <ReplaceMarkers replacements={replacements} count={drawn} selected={selectedK} onPick={onPick} />
+    </>
+  )
+}
+
+/** Reports React Flow's transform and pane size (pans, zooms, fits and resizes alike). */
+function ViewTracker({ onView }: { onView: (view: ViewBox) => void }) {
+  const [x, y, zoom] = useStore((s) => s.transform)
+  const width = useStore((s) => s.width)
+  const height = useStore((s) => s.height)
+  useEffect(() => onView({ x, y, zoom, width, height }), [onView, x, y, zoom, width, height])
+  return null
+}
+
+/** Fit the boxes drawn so far, as the small graph does, straight from the layout arrays (no node objects). */
+function FitLarge({ layout, drawn }: { layout: ReplaceLayout; drawn: number }) {
+  const flow = useReactFlow()
+  const width = useStore((s) => s.width)
+  const height = useStore((s) => s.height)
+  useEffect(() => {
+    const n = Math.min(drawn, layout.count)
+    if (n === 0 || width === 0 || height === 0) return
+    let x0 = Infinity
+    let y0 = Infinity
+    let x1 = -Infinity
+    let y1 = -Infinity
+    for (let k = 0; k < n; k++) {
+      const x = layout.x[k] as number
+      const y = layout.y[k] as number
+      if (x < x0) x0 = x
+      if (y < y0) y0 = y
+      if (x > x1) x1 = x
+      if (y > y1) y1 = y
+    }
+    const bounds = { x: x0, y: y0, width: x1 - x0 + REPLACE_NODE_SIZE.width, height: y1 - y0 + REPLACE_NODE_SIZE.height }
+    const frame = requestAnimationFrame(() => void flow.fitBounds(bounds, { padding: 0.15 }))
+    return () => cancelAnimationFrame(frame)
+  }, [flow, layout, drawn, width, height])
+  return null
+}
