@@ -12,6 +12,9 @@ import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, ty
 
 /** Progress and live summaries go out at most this often, so a fast load does not flood the main thread. */
 export const PROGRESS_INTERVAL_MS = 50
+/** While a file or `?log=` URL loads, a first summary goes out as soon as events were folded (the panes show the
+ * first rows and the cursor moves within the folded part), then at most this often; `final` (ready) only at the end. */
+export const INTERIM_SUMMARY_INTERVAL_MS = 300
 
 export type PostResponse = (message: LensResponse, transfer: Transferable[]) => void
 
@@ -27,6 +30,8 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
   const cancelled = new Set<number>()
   let lastProgressAt = 0
   let lastSummaryAt = 0
+  /** Whether the active load already sent its first interim summary. */
+  let interimSent = false
 
   const sendProgress = (session: LensSession, loadId: number, force: boolean): void => {
     const now = Date.now()
@@ -39,6 +44,13 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
     lastSummaryAt = Date.now()
     const summary = session.summary()
     post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary }, [])
+  }
+
+  const sendInterimSummary = (session: LensSession, loadId: number): void => {
+    if (session.lensLog.length === 0) return
+    if (interimSent && Date.now() - lastSummaryAt < INTERIM_SUMMARY_INTERVAL_MS) return
+    interimSent = true
+    sendSummary(session, loadId)
   }
 
   // Live summaries are throttled with a trailing edge: a burst of chunks always ends with a summary of all of them.
@@ -77,12 +89,14 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
     live = false
     fileLoad = true
     open = true
+    interimSent = false
     session.begin(file.name, file.size)
     sendProgress(session, loadId, true)
     try {
       const complete = await session.loadBlob(file, () => {
         if (activeLoad !== loadId || cancelled.has(loadId)) return false
         sendProgress(session, loadId, false)
+        sendInterimSummary(session, loadId)
         return true
       })
       // A newer load took over the session while a slice was being read: it owns the state now.
@@ -183,6 +197,7 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         live = req.live
         fileLoad = false
         open = true
+        interimSent = false
         session.begin(req.name, req.totalBytes)
         sendProgress(session, req.loadId, true)
         if (live) sendSummary(session, req.loadId)
@@ -198,6 +213,7 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         }
         sendProgress(session, req.loadId, false)
         if (live) scheduleLiveSummary(session, req.loadId)
+        else sendInterimSummary(session, req.loadId)
         return
       case 'load-end':
         if (req.loadId !== activeLoad || !open) return

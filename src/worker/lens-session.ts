@@ -29,6 +29,8 @@ import {
 const NO_HIDDEN = { total: 0, bidi: 0, invisible: 0, control: 0, surrogate: 0 } as const
 /** Slice size for reading a File: big enough to amortise the await, small enough to report progress smoothly. */
 export const READ_SLICE_BYTES = 2 * 1024 * 1024
+/** The first slice is small, so the first rows are folded and on screen within a few tens of ms of the drop. */
+export const FIRST_SLICE_BYTES = 256 * 1024
 /** Counterpart lists for huge compactions are capped; the inspector says how many there are. */
 const COUNTERPARTS_MAX = 2000
 /** While a live log grows, the full graph layout is redone at most this often; in between, appended
@@ -132,8 +134,10 @@ export class LensSession {
    * @returns whether the whole blob was read.
    */
   async loadBlob(blob: Blob, onSlice: () => boolean): Promise<boolean> {
-    for (let offset = 0; offset < blob.size; offset += READ_SLICE_BYTES) {
-      const bytes = new Uint8Array(await blob.slice(offset, offset + READ_SLICE_BYTES).arrayBuffer())
+    for (let offset = 0; offset < blob.size; ) {
+      const end = offset + (offset === 0 ? FIRST_SLICE_BYTES : READ_SLICE_BYTES)
+      const bytes = new Uint8Array(await blob.slice(offset, end).arrayBuffer())
+      offset = end
       await yieldToEventLoop()
       if (!onSlice()) return false
       this.push(bytes)

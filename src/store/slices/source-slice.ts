@@ -36,6 +36,8 @@ export interface SourceSlice {
 
 /** Bytes per chunk forwarded from a fetched body; fetch readers hand out small chunks, so batch them. */
 const STREAM_BATCH_BYTES = 1024 * 1024
+/** The first batch goes out sooner, so the worker folds and shows the first rows while the rest downloads. */
+const FIRST_STREAM_BATCH_BYTES = 128 * 1024
 
 export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set, get) => {
   let loadId = -1
@@ -124,6 +126,7 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
         const reader = response.body.getReader()
         let batch: Uint8Array[] = []
         let batched = 0
+        let first = true
         const flush = (): void => {
           if (batched === 0) return
           const bytes = new Uint8Array(batched)
@@ -141,7 +144,10 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
           if (done) break
           batch.push(value)
           batched += value.length
-          if (batched >= STREAM_BATCH_BYTES) flush()
+          if (batched >= (first ? FIRST_STREAM_BATCH_BYTES : STREAM_BATCH_BYTES)) {
+            flush()
+            first = false
+          }
         }
         flush()
         client.endStream(id)

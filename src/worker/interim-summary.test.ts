@@ -1,0 +1,64 @@
+/**
+ * Show something at once: while a file or a `?log=` stream loads, the host publishes interim summaries (not final,
+ * so the page stays `loading`) of the events folded so far, the first as soon as there are any; the final summary
+ * still comes last and equals a one-shot fold.
+ */
+
+import { describe, expect, it } from 'vitest'
+import { generatePreset, toJsonl } from '../core/generate/index.ts'
+import { createLensHost } from './lens-host.ts'
+import { FIRST_SLICE_BYTES } from './lens-session.ts'
+import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'
+import { foldInNode } from '../../e2e/support/expected.ts'
+
+const BYTES = new TextEncoder().encode(toJsonl(generatePreset('10k', 1)))
+
+function summariesOf(posted: LensResponse[]): LogSummary[] {
+  return posted.flatMap((m) => (m.type === 'summary' ? [m.summary] : []))
+}
+
+async function expectInterimThenFinal(posted: LensResponse[]): Promise<void> {
+  await expect.poll(() => summariesOf(posted).some((s) => s.final), { timeout: 60_000 }).toBe(true)
+  const summaries = summariesOf(posted)
+  const last = summaries[summaries.length - 1] as LogSummary
+  const interim = summaries.slice(0, -1)
+  // Exactly one final summary, and it is the last one.
+  expect(summaries.filter((s) => s.final)).toEqual([last])
+  expect(interim.length).toBeGreaterThan(0)
+  // The first interim summary holds a proper prefix: rows to show before the whole file is folded.
+  const first = interim[0] as LogSummary
+  expect(first.length).toBeGreaterThan(0)
+  expect(first.length).toBeLessThan(last.length)
+  // Interim summaries grow and each is the fold of a prefix: replacements a prefix of the final ones.
+  for (let k = 1; k < interim.length; k++)
+    expect((interim[k] as LogSummary).length).toBeGreaterThanOrEqual((interim[k - 1] as LogSummary).length)
+  for (const s of interim) expect(last.replacements.slice(0, s.replacements.length)).toEqual(s.replacements)
+  const expected = await foldInNode(BYTES)
+  expect(last.length).toBe(expected.length)
+  expect(last.replacements.map((r) => r.seq)).toEqual(expected.replacementsAfter(expected.length - 1).map((r) => r.seq))
+}
+
+describe('interim summaries while a log loads', () => {
+  it('a dropped file: the first summary comes after the first (small) slice, the final one last', async () => {
+    expect(BYTES.length).toBeGreaterThan(4 * FIRST_SLICE_BYTES)
+    const posted: LensResponse[] = []
+    const handle = createLensHost((message) => posted.push(message))
+    handle({ v: PROTOCOL_VERSION, type: 'load-file', loadId: 1, file: new File([BYTES], '10k.jsonl') })
+    await expectInterimThenFinal(posted)
+  })
+
+  it('a non-live stream (?log=): each chunk may publish an interim summary, ready only after load-end', async () => {
+    const posted: LensResponse[] = []
+    const handle = createLensHost((message) => posted.push(message))
+    handle({ v: PROTOCOL_VERSION, type: 'load-begin', loadId: 2, name: '10k.jsonl', totalBytes: BYTES.length, live: false })
+    const step = 128 * 1024
+    for (let offset = 0; offset < BYTES.length; offset += step) {
+      handle({ v: PROTOCOL_VERSION, type: 'load-chunk', loadId: 2, bytes: BYTES.slice(offset, offset + step).buffer })
+      // Let the host run between chunks, as a fetch does.
+      await new Promise((resolve) => setTimeout(resolve, offset === 0 ? 5 : 40))
+    }
+    expect(summariesOf(posted).some((s) => s.final)).toBe(false)
+    handle({ v: PROTOCOL_VERSION, type: 'load-end', loadId: 2 })
+    await expectInterimThenFinal(posted)
+  })
+})
