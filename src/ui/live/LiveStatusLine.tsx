@@ -2,6 +2,7 @@
 
 import { useStore } from 'zustand'
 import { useLensStore } from '../../store/lens-store-context.tsx'
+import type { StreamError } from '../../live/tail-client.ts'
 import type { LiveController } from './live-controller.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
@@ -13,6 +14,25 @@ const STATUS_TEXT: Record<string, string> = {
   reset: 'reset: the log was truncated or replaced, reloading',
   live: 'live',
   closed: 'closed',
+}
+
+/** The defects the server stepped over: how many, and where the last one is (all of them in the tooltip). */
+function DefectNote({ defects }: { defects: readonly StreamError[] }) {
+  const where = (d: StreamError): string =>
+    [d.diagnostic, d.line === undefined ? null : `line ${d.line}`, d.offset === undefined ? null : `byte ${d.offset}`]
+      .filter((x) => x !== null && x !== undefined)
+      .join(', ')
+  const last = defects[defects.length - 1]
+  return (
+    <span
+      className="text-danger"
+      data-testid="live-defects"
+      data-count={defects.length}
+      title={defects.map((d) => `${where(d)}: ${d.message}`).join('\n')}
+    >
+      {defects.length} defect(s) stepped over{last === undefined ? '' : ` · last: ${where(last)}`}; later events keep coming
+    </span>
+  )
 }
 
 export function LiveStatusLine({ controller }: { controller: LiveController }) {
@@ -40,6 +60,7 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
       {view.writer === 'missing' ? <span className="text-warn">log file missing</span> : null}
       {view.resets > 0 ? <span className="text-muted">{view.resets} reset(s)</span> : null}
       {view.error !== null ? <span className="text-danger">{view.error}</span> : null}
+      {view.defects.length > 0 ? <DefectNote defects={view.defects} /> : null}
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {current?.parentSession !== undefined ? (
           <button type="button" className={BUTTON} onClick={() => controller.open(current.parentSession as string)}>

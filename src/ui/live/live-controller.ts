@@ -6,7 +6,7 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionListItem } from '../../live/protocol.ts'
-import { TailClient, type LiveStatus, type WebSocketFactory } from '../../live/tail-client.ts'
+import { TailClient, type LiveStatus, type StreamError, type WebSocketFactory } from '../../live/tail-client.ts'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import type { LiveFeed } from '../../store/slices/source-slice.ts'
 
@@ -30,7 +30,16 @@ export interface LiveView {
   readonly writer: 'active' | 'missing' | null
   readonly error: string | null
   readonly resets: number
+  /**
+   * Defects the server stepped over in the followed log (error `corrupt`, not fatal), newest last. The defective
+   * lines themselves reach the worker in the appends, so the diagnostics pane marks them as for a dropped file;
+   * a lost zstd frame shows there as a seq gap, and here with its byte offset.
+   */
+  readonly defects: readonly StreamError[]
 }
+
+/** Stream defects kept for the status line (the server itself tells at most 100 per file). */
+const MAX_DEFECTS = 100
 
 export function parseLiveParams(search: string): LiveParams | null {
   const params = new URLSearchParams(search)
@@ -72,6 +81,7 @@ export class LiveController {
       writer: null,
       error: null,
       resets: 0,
+      defects: [],
     }))
     this.client = new TailClient({
       url: params.ws,
@@ -128,7 +138,7 @@ export class LiveController {
     this.feed?.cancel()
     this.feed = null
     this.lastSeq = -1
-    this.view.setState({ sessionId, pickerOpen: false, lastSeq: -1, turnOpen: null, writer: null, error: null })
+    this.view.setState({ sessionId, pickerOpen: false, lastSeq: -1, turnOpen: null, writer: null, error: null, defects: [] })
     if (typeof window !== 'undefined') {
       const url = new URL(window.location.href)
       url.searchParams.set('session', sessionId)
@@ -140,6 +150,7 @@ export class LiveController {
       {
         onSnapshot: (info) => {
           if (info.mode === 'full' || this.feed === null) {
+            this.view.setState({ defects: [] })
             this.feed?.cancel()
             this.feed = this.store.getState().startLiveFeed(info.sessionId ?? sessionId)
             this.feed.append(info.headerLine + '\n')
@@ -158,7 +169,11 @@ export class LiveController {
           this.view.setState((s) => ({ resets: s.resets + 1 }))
         },
         onWriterStatus: (status) => this.view.setState({ turnOpen: status.turnOpen, writer: status.writer }),
-        onError: (error) => this.view.setState({ error: `${error.code}: ${error.message}` }),
+        onError: (error) => {
+          if (error.code === 'corrupt' && error.fatal === false) {
+            this.view.setState((s) => ({ defects: [...s.defects, error].slice(-MAX_DEFECTS) }))
+          } else this.view.setState({ error: `${error.code}: ${error.message}` })
+        },
       },
     )
   }
