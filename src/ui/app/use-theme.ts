@@ -3,6 +3,7 @@
 import { useEffect } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectTheme } from '../../store/selectors.ts'
+import { readPreference, writePreference } from '../shared/preference-storage.ts'
 
 const THEME_KEY = 'dsh-lens.theme'
 
@@ -10,12 +11,12 @@ export function useTheme(): void {
   const store = useLensStoreApi()
   const theme = useLensStore(selectTheme)
   useEffect(() => {
-    const saved = localStorage.getItem(THEME_KEY)
+    const saved = readPreference(THEME_KEY)
     if (saved === 'dark' || saved === 'light') store.getState().setTheme(saved)
     else if (window.matchMedia?.('(prefers-color-scheme: dark)').matches) store.getState().setTheme('dark')
   }, [store])
   useEffect(() => {
     document.documentElement.dataset['theme'] = theme
-    localStorage.setItem(THEME_KEY, theme)
+    writePreference(THEME_KEY, theme)
   }, [theme])
 }

@@ -4,6 +4,7 @@
  * initial JS stays small). Collapsed, nothing is loaded or asked of the worker.
  */
 
+import { readPreference, writePreference } from '../../shared/preference-storage.ts'
 import { lazy, Suspense, useEffect } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSummary } from '../../../store/selectors.ts'
@@ -17,11 +18,11 @@ function useRememberedOpen(): boolean {
   const store = useLensStoreApi()
   const open = useLensStore((s) => s.contextChartOpen)
   useEffect(() => {
-    const saved = localStorage.getItem(OPEN_KEY)
+    const saved = readPreference(OPEN_KEY)
     if (saved === 'open' || saved === 'closed') store.getState().setContextChartOpen(saved === 'open')
   }, [store])
   useEffect(() => {
-    localStorage.setItem(OPEN_KEY, open ? 'open' : 'closed')
+    writePreference(OPEN_KEY, open ? 'open' : 'closed')
   }, [open])
   return open
 }
