@@ -66,6 +66,16 @@ async function expectSameAsCli(path: string): Promise<void> {
     expect(answer.request).toEqual({ ...rest, messageCount: messages.length })
     expect(answer.rows.map((r) => r.seq)).toEqual(messages.map((m) => m.seq))
     expect(answer.rows.map((r) => r.role)).toEqual(messages.map((m) => (m.message as { role: string }).role))
+    if (expected.diff.headerChanged.length > 0 && p > 0) {
+      const before = stepRequest(log, p - 1)?.header ?? null
+      const tools = (h: Record<string, unknown> | null) =>
+        Array.isArray(h?.['tools']) ? (h['tools'] as { name?: unknown }[]).map((t) => t.name) : []
+      expect(answer.headerChange).toEqual({
+        previousConfig: before?.['config'] ?? null,
+        toolsAdded: tools(expected.header).filter((n) => !tools(before).includes(n)),
+        toolsRemoved: tools(before).filter((n) => !tools(expected.header).includes(n)),
+      })
+    } else expect(answer.headerChange).toBeNull()
     const text = await c.query('step-request-json', { turn, step })
     expect(text.text).toBe(`${JSON.stringify(expected)}\n`)
     expect(text.fileName).toBe(`request-${turn}.${step}.json`)
@@ -146,7 +156,10 @@ describe('step-request queries', () => {
         })
         c.pushChunk(loadId, new Uint8Array(fresh))
         await grown
-        const answer: StepRequestAnswer = await c.query('step-request', { target: { index: prefix.length - 1 }, have: previousKey })
+        const answer: StepRequestAnswer = await c.query('step-request', {
+          target: { index: prefix.length - 1 },
+          have: previousKey,
+        })
         expect(answer.unchanged).toBe(false)
         const position = stepPositionAt(prefix, prefix.length - 1)
         expect(answer.position).toBe(position)
@@ -160,6 +173,60 @@ describe('step-request queries', () => {
     },
     30_000,
   )
+})
+
+/** Two steps whose request headers differ: model a -> b, tool grep removed, edit added. */
+function headerChangeLog(): string {
+  const events: Record<string, unknown>[] = []
+  const add = (type: string, data: unknown, surfaceOp?: string): void => {
+    events.push({ type, seq: events.length, time: 1_700_000_000_000 + events.length, data, ...(surfaceOp ? { surfaceOp } : {}) })
+  }
+  const header = (model: string, tools: string[]) => ({
+    reason: 'changed',
+    header: {
+      config: { provider: 'deepseek', model, reasoningEffort: 'high' },
+      system: 'be brief',
+      tools: tools.map((name) => ({ name, description: name, inputSchema: {} })),
+    },
+  })
+  const reply = (step: number, text: string) => ({
+    turn: 1,
+    step,
+    message: {
+      id: `a${step}`,
+      role: 'assistant',
+      content: [{ type: 'text', text }],
+      source: { kind: 'model', provider: 'deepseek', model: 'x' },
+    },
+    usage: { inputTokens: 10, outputTokens: 2 },
+  })
+  add('turn/start', { turn: 1 })
+  add('step/start', { turn: 1, step: 1 })
+  add('user/message', { id: 'u1', role: 'user', content: [{ type: 'text', text: 'hi' }], source: { kind: 'user' } }, 'append')
+  add('request/header', header('model-a', ['read', 'grep']))
+  add('assistant/message', reply(1, 'hello'), 'append')
+  add('step/end', { turn: 1, step: 1 })
+  add('step/start', { turn: 1, step: 2 })
+  add('request/header', header('model-b', ['read', 'edit']))
+  add('assistant/message', reply(2, 'again'), 'append')
+  add('step/end', { turn: 1, step: 2 })
+  add('turn/end', { turn: 1, reason: { kind: 'done' } })
+  const first = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}'
+  return [first, ...events.map((e) => JSON.stringify(e))].join('\n') + '\n'
+}
+
+it('a header change carries the previous config and the tools added and removed by name', async () => {
+  const c = createInThreadClient()
+  client = c
+  await streamInto(c, [new TextEncoder().encode(headerChangeLog())], false, true)
+  const answer = await c.query('step-request', { target: { turn: 1, step: 2 }, have: null })
+  expect(answer.request?.diff.headerChanged).toEqual(['model', 'tools-added', 'tools-removed'])
+  expect(answer.headerChange).toEqual({
+    previousConfig: { provider: 'deepseek', model: 'model-a', reasoningEffort: 'high' },
+    toolsAdded: ['edit'],
+    toolsRemoved: ['grep'],
+  })
+  expect((await c.query('step-request', { target: { turn: 1, step: 1 }, have: null })).headerChange).toBeNull()
 })
 
 describe.runIf(fixturesAvailable())('step-request queries on every real fixture', () => {

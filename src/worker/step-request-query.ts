@@ -7,7 +7,16 @@
  * stored so far, and the key below changes with the log's length so the view refetches.
  */
 
-import { findStepPosition, isRecord, stepList, stepPositionAt, stepRequest, stepSpans, type LensLog } from '../core/index.ts'
+import {
+  findStepPosition,
+  isRecord,
+  stepList,
+  stepPositionAt,
+  stepRequest,
+  stepSpans,
+  toolNameDiff,
+  type LensLog,
+} from '../core/index.ts'
 import type { StepListEntry, StepRequestJson } from '../core/index.ts'
 import { estimateTokens } from '../core/model/token-estimate.ts'
 import { previewMessage } from './message-text.ts'
@@ -34,6 +43,13 @@ export interface RequestMessageRow {
 /** `StepRequestJson` without `messages` (sent as rows instead), plus their count. */
 export type StepRequestView = Omit<StepRequestJson, 'messages'> & { readonly messageCount: number }
 
+/** What the view shows beside `diff.headerChanged`: the previous header's config and the tools by name (core `toolNameDiff`). */
+export interface HeaderChangeDetail {
+  readonly previousConfig: unknown
+  readonly toolsAdded: readonly string[]
+  readonly toolsRemoved: readonly string[]
+}
+
 export interface StepRequestAnswer {
   /** Identifies the answer's inputs (log, step, log length): equal keys mean equal answers. */
   readonly key: string
@@ -44,6 +60,8 @@ export interface StepRequestAnswer {
   readonly stepCount: number
   readonly request: StepRequestView | null
   readonly rows: readonly RequestMessageRow[]
+  /** Set when the header changed since the previous step (and there was one). */
+  readonly headerChange: HeaderChangeDetail | null
 }
 
 export interface StepListAnswer {
@@ -97,12 +115,19 @@ export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string
   const stepCount = stepSpans(log).length
   const position = targetPosition(log, target)
   const key = `${logId(log)}:${position}:${log.length}`
-  const empty = { key, position, stepCount, request: null, rows: [] }
+  const empty = { key, position, stepCount, request: null, rows: [], headerChange: null }
   if (position === -1) return { ...empty, unchanged: false }
   if (have === key) return { ...empty, unchanged: true }
   const json = stepRequest(log, position)
   if (json === undefined) return { ...empty, position: -1, unchanged: false }
   const { messages, ...rest } = json
+  let headerChange: HeaderChangeDetail | null = null
+  if (json.diff.headerChanged.length > 0 && position > 0) {
+    // Header changes are rare: the previous step's request is built again only then, for its header.
+    const previous = stepRequest(log, position - 1)?.header ?? null
+    const tools = toolNameDiff(previous, json.header)
+    headerChange = { previousConfig: previous?.['config'] ?? null, toolsAdded: tools.added, toolsRemoved: tools.removed }
+  }
   return {
     key,
     unchanged: false,
@@ -110,6 +135,7 @@ export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string
     stepCount,
     request: { ...rest, messageCount: messages.length },
     rows: messages.map((m) => rowOf(m.seq, m.message)),
+    headerChange,
   }
 }
 

@@ -5,7 +5,7 @@
  * and the estimate disagree. Contract: `[data-testid=request-diff]` with `data-first-difference` (index, or empty).
  */
 
-import type { StepRequestView } from '../../../worker/step-request-query.ts'
+import type { HeaderChangeDetail, StepRequestView } from '../../../worker/step-request-query.ts'
 import { SeqButton } from './SeqButton.tsx'
 
 /** Seq links listed per group; the rest is counted. */
@@ -25,7 +25,30 @@ function SeqList({ seqs, onSeq, testId }: { seqs: readonly number[]; onSeq: (seq
   )
 }
 
-export function RequestDiffBar({ request, onSeq }: { request: StepRequestView; onSeq: (seq: number) => void }) {
+const configValue = (config: unknown, key: string): string => {
+  const value = typeof config === 'object' && config !== null ? (config as Record<string, unknown>)[key] : undefined
+  return typeof value === 'string' ? value : value === undefined ? '—' : (JSON.stringify(value) ?? '?')
+}
+
+/** The detail of one changed field: model and effort as before → after, tools by name. */
+function fieldDetail(field: string, detail: HeaderChangeDetail | null, request: StepRequestView): string | null {
+  if (detail === null) return null
+  if (field === 'model' || field === 'provider' || field === 'reasoningEffort')
+    return `${configValue(detail.previousConfig, field)} → ${configValue(request.header?.['config'], field)}`
+  if (field === 'tools-added') return detail.toolsAdded.join(', ')
+  if (field === 'tools-removed') return detail.toolsRemoved.join(', ')
+  return null
+}
+
+export function RequestDiffBar({
+  request,
+  headerChange,
+  onSeq,
+}: {
+  request: StepRequestView
+  headerChange: HeaderChangeDetail | null
+  onSeq: (seq: number) => void
+}) {
   const diff = request.diff
   const first = diff.firstDifference
   const where =
@@ -88,11 +111,15 @@ export function RequestDiffBar({ request, onSeq }: { request: StepRequestView; o
           <dt className="text-muted">header</dt>
           <dd className="flex min-w-0 flex-wrap gap-1" data-testid="request-header-changed">
             {diff.headerChanged.length === 0 ? <span className="text-muted">unchanged</span> : null}
-            {diff.headerChanged.map((field) => (
-              <span key={field} className="rounded border border-line bg-warn-soft px-1 font-mono">
-                {field}
-              </span>
-            ))}
+            {diff.headerChanged.map((field) => {
+              const detail = fieldDetail(field, headerChange, request)
+              return (
+                <span key={field} className="rounded border border-line bg-warn-soft px-1 font-mono" data-field={field}>
+                  {field}
+                  {detail !== null && detail !== '' ? <span className="text-muted"> {detail}</span> : null}
+                </span>
+              )
+            })}
           </dd>
         </dl>
       ) : null}

@@ -13,6 +13,7 @@ import { createLensStore, type LensState, type LensStore } from '../../../store/
 import { LensProvider } from '../../../store/lens-store-context.tsx'
 import { createInThreadClient } from '../../../worker/worker-client.ts'
 import type { StepRequestView } from '../../../worker/step-request-query.ts'
+import { RequestDiffBar } from './RequestDiffBar.tsx'
 import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
 import { RequestMessageRow } from './RequestMessageRow.tsx'
 import { RequestPane } from './RequestPane.tsx'
@@ -114,4 +115,32 @@ it('renders message and system prompt text as text, never as markup', () => {
   expect(host.querySelector('script, img')).toBeNull()
   expect(host.textContent).toContain(HOSTILE)
   expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined()
+})
+
+it('the diff names header changes: model before → after, tools added and removed by name', () => {
+  const request = {
+    header: { config: { provider: 'p', model: 'model-b' } },
+    diff: {
+      previous: '1.1',
+      firstDifference: 0,
+      appended: [4],
+      removed: [],
+      replacedBy: [],
+      headerChanged: ['model', 'tools-added', 'tools-removed'],
+      tokensBeforeFirstDifference: 0,
+      cacheWarning: null,
+    },
+  } as unknown as StepRequestView
+  const host = mount(
+    <RequestDiffBar
+      request={request}
+      headerChange={{ previousConfig: { provider: 'p', model: 'model-a' }, toolsAdded: ['edit'], toolsRemoved: ['grep'] }}
+      onSeq={() => {}}
+    />,
+  )
+  const field = (name: string) => host.querySelector(`[data-field="${name}"]`)?.textContent
+  expect(field('model')).toBe('model model-a → model-b')
+  expect(field('tools-added')).toBe('tools-added edit')
+  expect(field('tools-removed')).toBe('tools-removed grep')
+  expect(host.querySelector('[data-testid=request-diff]')?.getAttribute('data-first-difference')).toBe('0')
 })

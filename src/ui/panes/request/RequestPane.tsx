@@ -167,7 +167,7 @@ export function RequestPane() {
       {request !== null ? (
         <>
           <RequestHeaderInfo request={request} onSeq={follow} />
-          <RequestDiffBar request={request} onSeq={follow} />
+          <RequestDiffBar request={request} headerChange={answer?.headerChange ?? null} onSeq={follow} />
         </>
       ) : null}
       <VirtualList
