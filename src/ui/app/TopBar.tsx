@@ -1,5 +1,6 @@
 /** Top bar: source and stats, the file picker (hidden input), load progress with cancel, theme toggle. */
 
+import { VisibleText } from '../shared/VisibleText.tsx'
 import { useRef } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectProgress, selectSourceName, selectSummary, selectTheme } from '../../store/selectors.ts'
@@ -29,7 +30,7 @@ export function TopBar() {
       ) : null}
       <h1 className="text-sm font-bold">dsh-lens</h1>
       <span className="max-w-80 truncate font-mono text-xs" title={name}>
-        {name === '' ? 'no log' : name}
+        {name === '' ? 'no log' : <VisibleText text={name} />}
       </span>
       {summary !== null ? (
         <span className="text-xs text-muted">

@@ -9,6 +9,7 @@
  * `data-parent-seq` and `data-heuristic`.
  */
 
+import { VisibleText } from '../shared/VisibleText.tsx'
 import type { ReactNode } from 'react'
 import type { SeedCheck, SessionKind, StartLink } from '../../core/index.ts'
 
@@ -113,14 +114,18 @@ export function SessionTree({ rows, current, onOpen, onJump, optionTestId = 'ses
               >
                 <span className="font-mono">
                   {row.depth > 0 ? '↳ ' : ''}
-                  {row.id ?? '(no id)'}
+                  {row.id === null ? '(no id)' : <VisibleText text={row.id} />}
                 </span>
                 <span className={`rounded border px-1 text-[10px] uppercase ${KIND_STYLE[row.kind]}`}>{row.kind}</span>
                 {row.eventCount !== null ? (
                   <span className="text-muted">{row.eventCount.toLocaleString('en-US')} events</span>
                 ) : null}
               </button>
-              {row.label !== null ? <span className="text-muted">“{row.label}”</span> : null}
+              {row.label !== null ? (
+                <span className="text-muted">
+                  “<VisibleText text={row.label} />”
+                </span>
+              ) : null}
               {row.start !== null ? (
                 <span className="text-muted">
                   started at parent{' '}
@@ -134,7 +139,12 @@ export function SessionTree({ rows, current, onOpen, onJump, optionTestId = 'ses
                       : {})}
                   />{' '}
                   by {VIA[row.start.via]}
-                  {row.start.callId !== null ? <span className="font-mono"> ({row.start.callId})</span> : null}
+                  {row.start.callId !== null ? (
+                    <span className="font-mono">
+                      {' '}
+                      (<VisibleText text={row.start.callId} />)
+                    </span>
+                  ) : null}
                 </span>
               ) : row.kind === 'subagent' && parentKey !== null ? (
                 <span className="text-muted">parent's starting event not found in its log</span>

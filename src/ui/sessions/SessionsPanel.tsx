@@ -8,6 +8,7 @@
  * open session, `[data-testid=sessions-skipped]` with `data-count`.
  */
 
+import { VisibleText } from '../shared/VisibleText.tsx'
 import { useMemo } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { openSession, useBundleStore } from './bundle-store.ts'
@@ -77,7 +78,7 @@ export function SessionsPanel() {
                   data-child-key={key}
                   onClick={() => openSession(key, lens)}
                 >
-                  {node?.id ?? key}
+                  <VisibleText text={node?.id ?? key} />
                 </button>
                 <span className="text-muted">
                   {node?.kind}
@@ -98,7 +99,10 @@ export function SessionsPanel() {
           <ul className="max-h-32 overflow-auto">
             {result.skipped.map((s) => (
               <li key={s.path}>
-                <span className="font-mono">{s.path}</span>: {s.why}
+                <span className="font-mono">
+                  <VisibleText text={s.path} />
+                </span>
+                : <VisibleText text={s.why} />
               </li>
             ))}
           </ul>
