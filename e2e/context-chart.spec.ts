@@ -21,6 +21,9 @@ import { foldInNode } from './support/expected.ts'
 
 const DEMO = readFileSync(new URL('../public/demo/demo-session.jsonl', import.meta.url))
 
+// Each test folds the demo in Node too and hovers many points; on a busy 2-core machine that outlasts 30 s.
+test.setTimeout(90_000)
+
 async function demoSeries() {
   const log = await foldInNode(DEMO)
   const series = new ContextSeries()

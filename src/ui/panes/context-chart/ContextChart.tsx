@@ -227,7 +227,15 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
 
   // Queries: on every new summary (a live log sends one per burst) and resize, at most one in flight and one per
   // REQUERY_INTERVAL_MS; the latest wish always runs last.
-  const query = useRef({ inFlight: false, pending: false, lastAt: 0, timer: 0 as ReturnType<typeof setTimeout> | 0 })
+  // `latest` is the newest effect's scheduler: an answer that lands after its effect was replaced hands the pending
+  // wish to the newer one (else the last summary of a load could be left unasked).
+  const query = useRef({
+    inFlight: false,
+    pending: false,
+    lastAt: 0,
+    timer: 0 as ReturnType<typeof setTimeout> | 0,
+    latest: null as (() => void) | null,
+  })
   useEffect(() => {
     if (summary === null || queryWidth === 0) return
     const q = query.current
@@ -259,9 +267,9 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
         .catch((error: unknown) => console.error(error))
         .finally(() => {
           q.inFlight = false
-          if (q.pending && !disposed) {
+          if (q.pending) {
             q.pending = false
-            schedule()
+            q.latest?.()
           }
         })
     }
@@ -270,12 +278,13 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
       const interval = summary.final || live ? REQUERY_INTERVAL_MS : LOADING_REQUERY_INTERVAL_MS
       q.timer = setTimeout(run, Math.max(0, interval - (performance.now() - q.lastAt)))
     }
+    q.latest = schedule
     schedule()
     return () => {
       disposed = true
+      if (q.latest === schedule) q.latest = null
       if (q.timer !== 0) clearTimeout(q.timer)
       q.timer = 0
-      q.pending = false
     }
   }, [store, summary, queryWidth, live])
 
