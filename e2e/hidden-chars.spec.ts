@@ -32,7 +32,11 @@ test('RTL overrides and zero-width characters show as markers; copies keep the o
   expect(await userRow.textContent()).toContain('abc⟨U+202E⟩evil⟨U+202C⟩')
   const assistantRow = transcript.locator('[role=option][data-seq="3"]')
   await expect(assistantRow.locator('[data-hidden-char="200D"]')).toHaveCount(1) // in the tool call's name
-  for (const pane of ['transcript-pane', 'surface-pane']) {
+  // The event type with the override is quoted by the harness's message: a marker there too.
+  await expect(page.getByTestId('diagnostics').locator('[data-hidden-char="202E"]')).toHaveCount(1)
+  // So do the diagnostics and the verdict banner that quote it (an override once reversed the banner's text).
+  await expect(page.getByTestId('reject-banner').locator('[data-hidden-char="202E"]')).toHaveCount(1)
+  for (const pane of ['transcript-pane', 'surface-pane', 'diagnostics', 'reject-banner']) {
     expect(hasHidden((await page.getByTestId(pane).textContent()) ?? '')).toBe(false)
   }
 
@@ -49,7 +53,10 @@ test('RTL overrides and zero-width characters show as markers; copies keep the o
   // A taller page for the screenshot, so the warning and the marked JSON line show together.
   await page.setViewportSize({ width: 1440, height: 1200 })
   await banner.evaluate((el) => el.scrollIntoView({ block: 'start' }))
-  await json.locator('[data-hidden-char]').first().evaluate((el) => el.scrollIntoView({ block: 'nearest' }))
+  await json
+    .locator('[data-hidden-char]')
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'nearest' }))
   await page.screenshot({ path: 'public/screenshots/inspector-hidden-chars.png' })
 
   // Copy full value: the original characters, exactly the event's JSON.

@@ -81,7 +81,7 @@ export function hugeContentLog(size: number): { jsonl: string; toolResultSeq: nu
   return { jsonl: lines(events), toolResultSeq: 5, answerSeq: 8, badLine: 13 }
 }
 
-/** The "Trojan Source" tricks in a user message (seq 1) and an assistant's text and tool call (seq 3). */
+/** The "Trojan Source" tricks in a user message (seq 1), an assistant's text and tool call (seq 3), an event type (6). */
 export const RTL_TRICK = 'abc\u202Eevil\u202C'
 export function hiddenCharsLog(): string {
   return lines([
@@ -121,5 +121,7 @@ export function hiddenCharsLog(): string {
     },
     { type: 'step/end', seq: 4, time: 5, data: { turn: 1, step: 1 } },
     { type: 'turn/end', seq: 5, time: 6, data: { turn: 1, reason: { kind: 'completed' } } },
+    // An event type with an override: the harness names it in a diagnostic, which must show the marker too.
+    { type: 'note/\u202Eetirw', seq: 6, time: 7, data: {} },
   ])
 }

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../../../core/index.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSummary, selectLoadState } from '../../../store/selectors.ts'
 import { VirtualList } from '../../shared/VirtualList.tsx'
+import { VisibleText } from '../../shared/VisibleText.tsx'
 import { useState } from 'react'
 
 const ROW_ESTIMATE_PX = 40
@@ -87,8 +88,14 @@ function DiagnosticRow({ d }: { d: Diagnostic | undefined }) {
         <span className="font-mono text-muted">line {d.line ?? '—'}</span>
         <span className="font-mono text-muted">seq {d.seq ?? '—'}</span>
       </div>
-      <p className="break-words">{d.message}</p>
-      {d.detail !== undefined ? <p className="break-words text-muted">{d.detail}</p> : null}
+      <p className="break-words">
+        <VisibleText text={d.message} />
+      </p>
+      {d.detail !== undefined ? (
+        <p className="break-words text-muted">
+          <VisibleText text={d.detail} />
+        </p>
+      ) : null}
     </div>
   )
 }
