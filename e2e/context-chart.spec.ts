@@ -125,6 +125,8 @@ test('the strip collapses, stays collapsed after a reload, and opens again', asy
   const toggle = page.getByTestId('context-chart-toggle')
   await expect(page.getByTestId('context-chart')).toBeVisible()
   await expect(toggle).toHaveAttribute('aria-expanded', 'true')
+  await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
+  await page.getByTestId('context-chart').screenshot({ path: 'e2e/screenshots/context-chart-light.png' })
   await toggle.click()
   await expect(page.getByTestId('context-chart')).toHaveCount(0)
   await expect(toggle).toHaveAttribute('aria-expanded', 'false')
