@@ -12,8 +12,10 @@ import { browserLanes, type LanesResult } from './browser-lanes.ts'
 import type { FloorReply, FloorRequest } from './floor-worker.ts'
 import { fmt, median, percentile, table } from './measure.ts'
 
-const PORT = 4179 // not the e2e port (4178): both may run at once on this shared checkout
-const OUT_DIR = '.bench/dist' // our own build output, so an e2e run's dist/ is never swapped under it
+// Not the e2e port (4178): both may run at once on this shared checkout; --port for a second bench beside it.
+const PORT = Number(option('port') ?? 4179)
+// Our own build output, so an e2e run's dist/ is never swapped under it (--out-dir for a second bench beside it).
+const OUT_DIR = option('out-dir') ?? '.bench/dist'
 const FLOOR_WORKER = 'bench-floor-worker.js' // bundled from floor-worker.ts into OUT_DIR, served beside the app
 /** The target: the app ready within this multiple of the in-page worker floor (for 280k). */
 const FLOOR_TARGET = 2
@@ -30,7 +32,8 @@ const floorRuns = Number(option('floor-runs') ?? 3)
 const lanesOnly = process.argv.includes('--lanes-only')
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  // Up to 3 min: on a loaded shared machine vite preview can take far longer than its usual second to listen.
+  for (let i = 0; i < 900; i++) {
     if (child.exitCode !== null) throw new Error(`vite preview exited with ${child.exitCode}`)
     try {
       if ((await fetch(url)).ok) return

@@ -1,9 +1,9 @@
 /**
  * The replace graph for logs with thousands of replacements. React Flow is kept for the near view but is given only
  * the nodes in view (at most NEAR_NODES_MAX, and only from NEAR_ZOOM in); further out a canvas draws every box and
- * edge up to the cursor. The per-replacement DOM contract is kept by ReplaceMarkers. Measured on the 5,000-preset
- * (npm run bench -- --browser): all 5,000 nodes in React Flow give 50-130 ms tasks on a drag or pan, this stays
- * within a few ms a frame.
+ * edge up to the cursor. The per-replacement DOM contract is kept by ReplaceMarkers. Why: with ~2,000+ replacements
+ * mounted, React Flow itself gave 50-130 ms tasks (issue 10); the bench's graph lane (src/bench/browser-lanes.ts)
+ * measures this view on the 5,000-replacement preset.
  */
 
 import { ReactFlow, Controls, useReactFlow, useStore, type NodeMouseHandler, type Edge } from '@xyflow/react'

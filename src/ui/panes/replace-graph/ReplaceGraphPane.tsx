@@ -5,16 +5,17 @@ import { useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
-import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
+import { EMPTY_LAYOUT, FOREST_LAYOUT_ABOVE } from '../../../worker/replace-layout.ts'
 import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
-/** Above this many replacements in the log, React Flow gets only the nodes in view and a canvas draws the far view
- * (LargeReplaceGraph); below it every node up to the cursor is a React Flow node, as before. */
-export const LARGE_GRAPH_ABOVE = 1000
+/** Above this many replacements in the log (where the worker switches to the forest layout), React Flow gets only
+ * the nodes in view and a canvas draws the far view (LargeReplaceGraph); below it every node up to the cursor is a
+ * React Flow node, as before. */
+export const LARGE_GRAPH_ABOVE = FOREST_LAYOUT_ABOVE
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
 const LARGE_MARKERS_PER_FRAME = 1000
 
