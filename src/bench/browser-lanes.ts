@@ -65,6 +65,9 @@ export interface FirstRowsResult {
   fromNavigationMs: number
   navigationState: string
   readyFromInputMs: number
+  /** Main-thread tasks over 50 ms from the file input to ready (the interim summaries must not add any). */
+  loadLongTasks: number
+  loadLongestTaskMs: number
 }
 
 async function firstRows(browser: Browser, base: string, served: string, path: string): Promise<FirstRowsResult> {
@@ -87,6 +90,13 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
     const input = await lane(page, (l) => l.firstRows as { at: number; state: string })
     await page.waitForSelector('[data-testid=app][data-load-state=ready]', { timeout: 600_000 })
     const readyAt = await page.evaluate(() => performance.now())
+    const tasks = await page.evaluate(
+      ([from, to]) =>
+        (window as unknown as { __lane: Lane }).__lane.longtasks
+          .filter(([t]) => t >= (from as number) && t <= (to as number))
+          .map(([, d]) => d),
+      [t0, readyAt],
+    )
 
     const nav = await context.newPage()
     await nav.goto(`${base}/?log=/${served}`)
@@ -102,6 +112,8 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
       fromNavigationMs: fromNav.at,
       navigationState: fromNav.state,
       readyFromInputMs: readyAt - t0,
+      loadLongTasks: tasks.length,
+      loadLongestTaskMs: Math.max(0, ...tasks),
     }
   } finally {
     await context.close()
@@ -278,7 +290,7 @@ export async function browserLanes(
     lines.push(
       `First rows while loading (target 3: first transcript row + progress painted <= ${FIRST_ROWS_TARGET_MS} ms, 280k plain JSONL, ${fmt(log.plainBytes / 1e6)} MB):`,
       table(
-        ['from', 'first row painted', 'state then', 'target', 'ready'],
+        ['from', 'first row painted', 'state then', 'target', 'ready', 'long tasks to ready (longest)'],
         [
           [
             'file input',
@@ -286,12 +298,14 @@ export async function browserLanes(
             rows.inputState,
             verdict(rows.fromInputMs),
             `${fmt(rows.readyFromInputMs, 0)} ms`,
+            `${rows.loadLongTasks} (${fmt(rows.loadLongestTaskMs, 0)} ms)`,
           ],
           [
             'navigation (?log=)',
             `${fmt(rows.fromNavigationMs, 0)} ms`,
             rows.navigationState,
             verdict(rows.fromNavigationMs),
+            '-',
             '-',
           ],
         ],
