@@ -83,7 +83,8 @@ test('a broken log (garbage line) loads what parses and lists the defect with it
   // Clicking a diagnostic with an event moves the cursor to it.
   const withIndex = log.diagnostics.find((d) => typeof d.index === 'number')
   if (withIndex !== undefined) {
-    await page.getByTestId('diagnostics').getByRole('option').first().click()
+    // Click that diagnostic's own row: the first rows may be defects with no event (the header's, a bad line).
+    await page.getByTestId('diagnostics').getByRole('option').nth(log.diagnostics.indexOf(withIndex)).click()
     await expect(page.getByTestId('timeline')).toHaveAttribute('data-cursor', String(withIndex.index))
   }
   await screenshot(page, 'broken')
