@@ -92,7 +92,10 @@ export class LiveController {
         this.view.setState({ status, detail: detail ?? null })
         if (status === 'connected' && this.view.getState().sessions === null) void this.refreshSessions()
       },
-      onError: (error) => this.view.setState({ error: `${error.code}: ${error.message}` }),
+      // Defects the server stepped over are the subscription's (see `defects`), not a failure of the connection.
+      onError: (error) => {
+        if (!(error.code === 'corrupt' && error.fatal === false)) this.view.setState({ error: `${error.code}: ${error.message}` })
+      },
     })
   }
 

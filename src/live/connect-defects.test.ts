@@ -1,0 +1,52 @@
+/** The Connect flow on a log with a bad line mid-file: the store (via the in-thread worker) keeps the events after it and lists the defect; the controller records where the server stepped over it. */
+
+import { appendFile, writeFile } from 'node:fs/promises'
+import { afterEach, expect, test } from 'vitest'
+import { startLensServer } from '../server/lens-server.ts'
+import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../server/live-test-kit.ts'
+import { createLensStore } from '../store/create-lens-store.ts'
+import { createInThreadClient } from '../worker/worker-client.ts'
+import { LiveController } from '../ui/live/live-controller.ts'
+
+const cleanup: Array<() => unknown> = []
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c()
+})
+
+const user = (seq: number): string =>
+  JSON.stringify({
+    type: 'user/message',
+    seq,
+    time: seq,
+    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hi ${seq}` }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  }) + '\n'
+
+test('a bad line mid-log: the diagnostics list it at its line, the events after it arrive, the status line knows where it is', async () => {
+  const root = await tempRoot()
+  const path = await sessionPath(root, 'session-bad', false)
+  const head = headerText('session-bad') + '\n' + user(0) + user(1)
+  await writeFile(path, head)
+  const server = await startLensServer({ roots: [root], pollMs: 100 })
+  cleanup.push(() => server.close())
+  const store = createLensStore(createInThreadClient())
+  cleanup.push(() => store.client.dispose())
+  const controller = new LiveController(store, { ws: server.streamUrl, token: server.token, session: 'session-bad' }, wsFactory())
+  cleanup.push(() => controller.stop())
+  controller.start()
+  await waitFor('two events', () => store.getState().summary?.length === 2)
+
+  await appendFile(path, user(2).slice(0, 30) + '\n' + user(3) + user(4))
+  await waitFor('the events after the bad line', () => store.getState().summary?.length === 4)
+  const diagnostics = store.getState().summary?.diagnostics ?? []
+  expect(diagnostics.find((d) => d.code === 'line-invalid-json')).toMatchObject({ line: 4 })
+  await waitFor('the defect noted', () => controller.view.getState().defects.length >= 1)
+  expect(controller.view.getState().defects[0]).toMatchObject({
+    code: 'corrupt',
+    fatal: false,
+    diagnostic: 'line-invalid-json',
+    line: 4,
+    offset: Buffer.byteLength(head),
+  })
+  expect(controller.view.getState().error).toBeNull()
+})
