@@ -107,7 +107,8 @@ function createClient(connect: (receive: (data: unknown) => void) => Port): Lens
       // Transfer, do not copy: the main thread never reads a chunk again, and a log can be hundreds of MB.
       // A view into a larger buffer is copied first so we never detach memory someone else still uses.
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
-      const buffer = own ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer
+      // (`Uint8Array.prototype.slice`, not `bytes.slice`: a Node Buffer's slice is a view of its whole pool.)
+      const buffer = own ? (bytes.buffer as ArrayBuffer) : Uint8Array.prototype.slice.call(bytes).buffer
       port.post({ v: PROTOCOL_VERSION, type: 'load-chunk', loadId, bytes: buffer }, [buffer])
     },
     endStream(loadId) {
