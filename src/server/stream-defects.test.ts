@@ -10,7 +10,7 @@ import { LensLog, loadContentChecksum } from '../core/index.ts'
 import { batchText, streamSession } from '../core/generate/index.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
 import { Follower, LogWriter, diskEvents, digest, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
-import { readFile } from 'node:fs/promises'
+import { readFile, rename } from 'node:fs/promises'
 
 // Generous: these run real processes and polls on a shared machine; nothing here asserts a duration.
 const TEST_TIMEOUT_MS = 180_000
@@ -176,6 +176,43 @@ test(
       expect(f.streamErrors.map((e) => e.diagnostic)).toContain('zstd-torn-record')
     }
     expect((await diskEvents(path)).length).toBeGreaterThan(0)
+  },
+  TEST_TIMEOUT_MS,
+)
+
+test(
+  'zstd: bytes that are no frame at all stop reading there, said with the offset and code; a replaced file streams again',
+  async () => {
+    const root = await tempRoot()
+    const id = 'session-bad-magic'
+    const path = await sessionPath(root, id, true)
+    const writer = new LogWriter(path, true)
+    const log = generated(id, 25, 600)
+    await writer.create(log.header)
+    const pace = writer.pacer(log.batches, 5)
+    await pace.write(6)
+    const server = await serverOn(root, 'magic-token-0123456789')
+    const followers = [new Follower(server.streamUrl, server.token, { sessionId: id })]
+    cleanup.push(() => followers.forEach((f) => f.close()))
+    const good = await diskEvents(path)
+    await waitFor('followers at the head', () => followers.every((f) => f.lastSeq === good.length - 1))
+    const badAt = (await readFile(path)).length
+    await writer.appendBytes(new TextEncoder().encode('not a zstd frame at all'))
+    await pace.write(4)
+    await waitFor('the halt told', () =>
+      followers.every((f) => f.streamErrors.some((e) => e.diagnostic === 'zstd-invalid-magic')),
+    )
+    for (const f of followers) {
+      expect(f.streamErrors.find((e) => e.diagnostic === 'zstd-invalid-magic')).toMatchObject({ fatal: false, offset: badAt })
+      expect(f.lastSeq).toBe(good.length - 1)
+    }
+    // The harness would refuse this file too; a repaired (replaced) one is followed from scratch.
+    const fresh = new LogWriter(`${path}.0123456789ab.tmp`, true)
+    await fresh.create(log.header)
+    for (const batch of log.batches.slice(0, 12)) await fresh.appendBatch(batch)
+    await rename(fresh.path, path)
+    await waitFor('reset seen', () => followers.every((f) => f.resets >= 1))
+    await expectLikeTheFile(followers, path)
   },
   TEST_TIMEOUT_MS,
 )
