@@ -40,6 +40,15 @@ test('RTL overrides and zero-width characters show as markers; copies keep the o
     expect(hasHidden((await page.getByTestId(pane).textContent()) ?? '')).toBe(false)
   }
 
+  // Search results: a snippet around the trick shows the markers, in and around the highlighted match.
+  await page.getByTestId('search-input').fill('evil')
+  const results = page.getByTestId('search-results')
+  await expect(results).toHaveAttribute('data-done', 'true')
+  await expect(results.locator('mark').first()).toHaveText('evil')
+  await expect(results.locator('[data-hidden-char="202E"]').first()).toHaveText('⟨U+202E⟩')
+  expect(hasHidden((await results.textContent()) ?? '')).toBe(false)
+  await page.getByTestId('search-input').fill('')
+
   // Inspector: the warning with the whole value's count, one marker per hidden character, none left raw.
   await userRow.click()
   const banner = page.getByTestId('hidden-chars')
