@@ -20,7 +20,7 @@ const TASK_TARGET_MS = 50
 // Long tasks, frame times, and the first frame in which a transcript row and the progress are both in the DOM.
 const PROBES = `
   globalThis.__name = (f) => f
-  window.__lane = { longtasks: [], frames: [], raf: false, firstRows: null, t0: 0 }
+  window.__lane = { longtasks: [], frames: [], raf: false, firstRows: null, t0: 0, sawLoading: false }
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__lane.longtasks.push([e.startTime, e.duration])
   }).observe({ type: 'longtask', buffered: true })
@@ -30,8 +30,10 @@ const PROBES = `
     const row = document.querySelector('[data-testid=transcript-pane] [role=option]')
     const progress = document.querySelector('[data-testid=load-progress]')
     const state = document.querySelector('[data-testid=app]')?.getAttribute('data-load-state')
-    // The rows must come while loading (that is the target); after ready, the progress is gone by design.
-    if (row && (progress || state === 'ready') && lane.armed) {
+    // Only rows of the new load count: armed before the input is set, they must come after a 'loading' state was
+    // seen (the page may show an earlier log's rows when armed); after ready the progress is gone by design.
+    if (lane.armed && state === 'loading') lane.sawLoading = true
+    if (row && lane.armed && lane.sawLoading && (progress || state === 'ready')) {
       lane.armed = false
       // The callback runs just before the frame that paints the row: that frame's time is the figure.
       requestAnimationFrame((t) => { lane.firstRows = { at: t, state } })
@@ -47,6 +49,7 @@ interface Lane {
   raf: boolean
   firstRows: { at: number; state: string } | null
   armed: boolean
+  sawLoading: boolean
 }
 
 async function lane<T>(page: Page, f: (l: Lane) => T): Promise<T> {
@@ -80,6 +83,7 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
     const t0 = await page.evaluate(() => {
       const l = (window as unknown as { __lane: Lane }).__lane
       l.armed = true
+      l.sawLoading = false
       return performance.now()
     })
     await page.getByTestId('file-input').setInputFiles(path)

@@ -17,7 +17,7 @@ const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
  * React Flow node, as before. */
 export const LARGE_GRAPH_ABOVE = FOREST_LAYOUT_ABOVE
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
-const LARGE_MARKERS_PER_FRAME = 1000
+const LARGE_MARKERS_PER_FRAME = 256
 
 export function ReplaceGraphPane() {
   const store = useLensStoreApi()
