@@ -15,7 +15,7 @@ const NO_HTML_SINKS = [
   { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render log content as text, never as HTML.' },
   {
     selector:
-      'MemberExpression[property.name=/^(innerHTML|outerHTML|insertAdjacentHTML|write|writeln|createContextualFragment)$/]',
+      "MemberExpression[property.name=/^(innerHTML|outerHTML|insertAdjacentHTML|createContextualFragment)$/], MemberExpression[object.name='document'][property.name=/^(write|writeln)$/]",
     message: 'No HTML sinks in browser code: render log content as text (React children, textContent).',
   },
   {

@@ -87,9 +87,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
     try {
       const blob = await fullValue()
       if (blob === null) return
-      // blob.text() decodes off the message path; clipboard.write(ClipboardItem) would skip the string entirely,
-      // but the lint fence refuses every `.write` member (document.write), so the string is made here once.
-      await navigator.clipboard.writeText(await blob.text())
+      await copyBlobAsText(blob)
       setCopied(total)
       setNote(`Copied ${total.toLocaleString('en-US')} characters`)
     } catch (error) {
@@ -184,4 +182,20 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
       </div>
     </div>
   )
+}
+
+/**
+ * The clipboard takes the Blob itself where it can, so a 10 MB value is never decoded into one string on the main
+ * thread; `writeText` is the fallback where `ClipboardItem` is missing or refuses the type.
+ */
+async function copyBlobAsText(blob: Blob): Promise<void> {
+  if (typeof ClipboardItem !== 'undefined') {
+    try {
+      await navigator.clipboard.write([new ClipboardItem({ 'text/plain': new Blob([blob], { type: 'text/plain' }) })])
+      return
+    } catch {
+      // Fall through to the string path.
+    }
+  }
+  await navigator.clipboard.writeText(await blob.text())
 }
