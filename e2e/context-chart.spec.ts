@@ -16,7 +16,7 @@ import { startLensServer } from '../src/server/lens-server.ts'
 import { headerText } from '../src/server/live-test-kit.ts'
 import { markerText, shortCount } from '../src/ui/panes/context-chart/chart-values.ts'
 import type { ContextMarkerRow } from '../src/worker/context-series-query.ts'
-import { waitLoaded } from './support/app.ts'
+import { waitLoaded, readmeScreenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 
 const DEMO = readFileSync(new URL('../public/demo/demo-session.jsonl', import.meta.url))
@@ -151,7 +151,7 @@ test('screenshot: the whole app with the chart, dark theme', async ({ page }) =>
   await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2)
   await expect(page.getByTestId('context-chart-values')).toHaveAttribute('data-hover', 'true')
   await page.waitForTimeout(300)
-  await page.screenshot({ path: 'public/screenshots/context-chart.png' })
+  await readmeScreenshot(page, 'context-chart')
   await chart.screenshot({ path: 'e2e/screenshots/context-chart-strip.png' })
 })
 

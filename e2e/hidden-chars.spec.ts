@@ -7,7 +7,7 @@
 
 import { expect, test } from '@playwright/test'
 import { countHidden, hasHidden, hiddenMarker } from '../src/core/text/hidden-chars.ts'
-import { openLog } from './support/app.ts'
+import { openLog, readmeScreenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 import { RTL_TRICK, hiddenCharsLog } from './support/huge-logs.ts'
 
@@ -66,7 +66,7 @@ test('RTL overrides and zero-width characters show as markers; copies keep the o
     .locator('[data-hidden-char]')
     .first()
     .evaluate((el) => el.scrollIntoView({ block: 'nearest' }))
-  await page.screenshot({ path: 'public/screenshots/inspector-hidden-chars.png' })
+  await readmeScreenshot(page, 'inspector-hidden-chars')
 
   // Copy full value: the original characters, exactly the event's JSON.
   await page.getByTestId('copy-full').click()

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { stepList, stepPositionAt, stepRequest } from '../src/core/index.ts'
-import { waitLoaded } from './support/app.ts'
+import { waitLoaded, readmeScreenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 
 const DEMO_PATH = 'public/demo/demo-session.jsonl'
@@ -89,7 +89,7 @@ test('request view: a step after a compaction, its diff, links, #step deep link,
   const firstSeq = x.json.messages[firstDifference]?.seq
   await expect(pane.locator(`[role=option][data-seq="${firstSeq}"]`).getByTestId('request-first-difference')).toBeVisible()
   await expect(pane.getByTestId('request-first-difference')).toHaveCount(1)
-  await page.screenshot({ path: 'public/screenshots/request.png' })
+  await readmeScreenshot(page, 'request')
 
   // A message row selects its seq (the inspector follows); the cursor stays.
   const timeline = page.getByTestId('timeline')

@@ -68,3 +68,13 @@ export async function renderedEntries(page: Page, testId: string): Promise<[numb
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png` })
 }
+
+/**
+ * A picture the README shows. Written to public/screenshots/ only with README_SCREENSHOTS=1 (refreshing the
+ * committed pictures is a deliberate act); otherwise beside the other e2e screenshots, so a test run leaves the
+ * checkout clean.
+ */
+export async function readmeScreenshot(page: Page, name: string): Promise<void> {
+  const path = process.env['README_SCREENSHOTS'] === '1' ? `public/screenshots/${name}.png` : `e2e/screenshots/readme-${name}.png`
+  await page.screenshot({ path })
+}
