@@ -3,7 +3,7 @@
 import { expect, test } from '@playwright/test'
 import { demoSessions, toJsonl } from '../src/core/generate/index.ts'
 import { foldInNode } from './support/expected.ts'
-import { waitLoaded } from './support/app.ts'
+import { readmeScreenshot, waitLoaded } from './support/app.ts'
 
 const { parent, children } = demoSessions()
 
@@ -21,6 +21,13 @@ test('the demo opens at its end: the surface, the replacements and the first req
   await expect(page.getByTestId('diagnostics')).toHaveAttribute('data-count', '0')
   // The first thing a newcomer reads is the user's request, in words.
   await expect(page.getByText('drops the last row when the file doesn', { exact: false }).first()).toBeVisible()
+  // The README's first picture: the newest compaction summary picked on the surface, its inspector beside it.
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.getByRole('button', { name: 'Dark theme' }).click()
+  await page.getByTestId('surface-pane').locator('[role=option][data-seq]').first().click()
+  await expect(page.getByTestId('inspector')).not.toContainText('Select an entry')
+  await readmeScreenshot(page, 'overview')
 })
 
 test('the demo subagent child is served beside it and opens clean', async ({ page }) => {

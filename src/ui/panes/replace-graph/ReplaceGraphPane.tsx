@@ -79,7 +79,10 @@ export function ReplaceGraphPane() {
       </header>
       <div className="relative min-h-0 flex-1">
         {count === 0 ? (
-          <p className="absolute inset-0 z-10 p-3 text-muted pointer-events-none">No replace operations up to the cursor.</p>
+          // Centred, so it never sits under the zoom controls in the top-left corner.
+          <p className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center p-3 text-center text-muted">
+            No replace operations up to the cursor.
+          </p>
         ) : null}
         {large && summary !== null ? (
           <LargeReplaceGraph
