@@ -158,7 +158,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     perMessageDeflate: false,
   })
   // Set once the port is known (before any request can arrive): the policy names exactly this server's stream.
-  let contentSecurityPolicy: string | undefined
+  const csp: { header?: string } = {}
   const server: Server = createServer((req, res) => {
     const verdict = checkHost(req, policy)
     if (!verdict.ok) {
@@ -171,7 +171,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       res.end(`${STREAM_PATH} is a WebSocket endpoint\n`)
       return
     }
-    serveStatic(req, res, distDir, distGuard, contentSecurityPolicy).catch(() => {
+    serveStatic(req, res, distDir, distGuard, csp.header).catch(() => {
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
@@ -224,7 +224,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   const streamUrl = `${origin.replace(/^http/, 'ws')}${STREAM_PATH}`
   // `:` and `/` are legal in a query, so the stream URL stays readable; the token is base64url.
   const viewerUrl = `${origin}/?ws=${streamUrl}&token=${token}`
-  contentSecurityPolicy = serverPolicy(streamUrl)
+  csp.header = serverPolicy(streamUrl)
 
   return {
     port,

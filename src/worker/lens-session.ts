@@ -134,7 +134,7 @@ export class LensSession {
    * @returns whether the whole blob was read.
    */
   async loadBlob(blob: Blob, onSlice: () => boolean): Promise<boolean> {
-    for (let offset = 0; offset < blob.size; ) {
+    for (let offset = 0; offset < blob.size;) {
       const end = offset + (offset === 0 ? FIRST_SLICE_BYTES : READ_SLICE_BYTES)
       const bytes = new Uint8Array(await blob.slice(offset, end).arrayBuffer())
       offset = end

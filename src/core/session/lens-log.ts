@@ -111,7 +111,15 @@ export class LensLog {
   private readonly upgradeLegacy: boolean
   /** Provider invariants the fold does not enforce: warnings only, never fed back into the fold. */
   private readonly invariants = new InvariantChecker((f) =>
-    this.diagnostics.push({ severity: 'warning', code: f.code, line: this.lineOf(f.index), seq: f.seq, index: f.index, message: f.message, detail: f.detail }),
+    this.diagnostics.push({
+      severity: 'warning',
+      code: f.code,
+      line: this.lineOf(f.index),
+      seq: f.seq,
+      index: f.index,
+      message: f.message,
+      detail: f.detail,
+    }),
   )
 
   constructor(options: LensLogOptions = {}) {
