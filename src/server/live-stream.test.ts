@@ -2,31 +2,12 @@
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { rename, truncate, writeFile } from 'node:fs/promises'
-import { afterEach, expect, test } from 'vitest'
-import { batchText, streamSession } from '../core/generate/index.ts'
+import { expect, test } from 'vitest'
 import { startLensServer, type LensServer } from './lens-server.ts'
-import { Follower, LogWriter, diskEvents, digest, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
+import { Follower, LogWriter, diskEvents, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
+import { cleanupAfterEach, generated, expectFollowersHoldFile } from './stream-test-kit.ts'
 
-const cleanup: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-function generated(id: string, seed: number, targetEvents: number): { header: string; batches: string[] } {
-  const s = streamSession({ seed, targetEvents, hugeToolResultEvery: 0 })
-  return { header: JSON.stringify({ ...s.header, id }), batches: [...s.batches].map(batchText) }
-}
-
-async function expectSame(followers: Follower[], path: string): Promise<void> {
-  const want = await diskEvents(path)
-  await waitFor(`followers at seq ${want.length - 1}`, () => followers.every((f) => f.lastSeq === want.length - 1))
-  for (const f of followers) {
-    const got = await f.events()
-    expect(got.length).toBe(want.length)
-    expect(digest(got)).toBe(digest(want))
-    expect(f.violations).toEqual([])
-  }
-}
+const cleanup = cleanupAfterEach()
 
 async function serverOn(root: string, token: string, port?: number): Promise<LensServer> {
   // A small ring forces snapshots and resumes through the on-disk index (frame starts / line starts).
@@ -82,7 +63,7 @@ test('zstd: followers keep up with a fast writer through a server restart and a 
   await writer.appendBytes(frame.subarray(frame.length >> 1))
   await write(log.batches.length)
 
-  await expectSame(followers, path)
+  await expectFollowersHoldFile(followers, path)
   for (const f of followers) expect(f.snapshots).toContain('resume')
 })
 
@@ -116,7 +97,7 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   expect(followers.map((f) => f.lastSeq)).toEqual([before - 1, before - 1])
   await writer.appendBytes(new TextEncoder().encode(text.slice(cut)))
   await write(20)
-  await expectSame(followers, path)
+  await expectFollowersHoldFile(followers, path)
 
   // Truncate in place and start a different log: a reset, never a splice of old and new.
   const second = generated(id, 6, 400)
@@ -124,14 +105,14 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   await writer.create(second.header)
   for (const batch of second.batches.slice(0, 8)) await writer.appendBatch(batch)
   await waitFor('reset seen', () => followers.every((f) => f.resets >= 1))
-  await expectSame(followers, path)
+  await expectFollowersHoldFile(followers, path)
 
   // Replace the file (new inode) the way the harness materializes one: write a .tmp, then rename over.
   const third = generated(id, 7, 400)
   await writeFile(`${path}.0123456789ab.tmp`, third.header + '\n' + third.batches.join(''))
   await rename(`${path}.0123456789ab.tmp`, path)
   await waitFor('second reset seen', () => followers.every((f) => f.resets >= 2))
-  await expectSame(followers, path)
+  await expectFollowersHoldFile(followers, path)
 })
 
 /** `lens serve` as a real process; resolves once it printed its URL. */
@@ -182,6 +163,6 @@ test('a `lens serve` process killed with SIGKILL and restarted: followers resume
   const second = await spawnServe(root, first.port, token)
   cleanup.push(() => second.child.kill('SIGKILL'))
   await write(log.batches.length)
-  await expectSame(followers, path)
+  await expectFollowersHoldFile(followers, path)
   for (const f of followers) expect(f.snapshots).toContain('resume')
 })

@@ -5,24 +5,16 @@
  * follower holds decodes, with the core's LensLog, to exactly the events and defects of the file itself.
  */
 
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
-import { batchText, streamSession } from '../core/generate/index.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
 import { Follower, LogWriter, diskEvents, digest, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
+import { cleanupAfterEach, generated } from './stream-test-kit.ts'
 import { readFile, rename } from 'node:fs/promises'
 
 // Generous: these run real processes and polls on a shared machine; nothing here asserts a duration.
 const TEST_TIMEOUT_MS = 180_000
-const cleanup: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-function generated(id: string, seed: number, targetEvents: number): { header: string; batches: string[] } {
-  const s = streamSession({ seed, targetEvents, hugeToolResultEvery: 0 })
-  return { header: JSON.stringify({ ...s.header, id }), batches: [...s.batches].map(batchText) }
-}
+const cleanup = cleanupAfterEach()
 
 async function serverOn(root: string, token: string, port?: number): Promise<LensServer> {
   // A small ring sends late followers and resumes through the on-disk index, across the defect.

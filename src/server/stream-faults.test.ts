@@ -8,23 +8,15 @@
 
 import { spawn } from 'node:child_process'
 import { readFile, stat, truncate, unlink } from 'node:fs/promises'
-import { afterEach, expect, test } from 'vitest'
-import { batchText, streamSession } from '../core/generate/index.ts'
+import { expect, test } from 'vitest'
 import { startCuttingProxy } from '../test-support/cutting-proxy.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
-import { Follower, LogWriter, diskEvents, digest, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
+import { Follower, LogWriter, diskEvents, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
+import { cleanupAfterEach, generated, expectFollowersHoldFile } from './stream-test-kit.ts'
 
 // Generous: these run real processes and polls on a shared machine; nothing here asserts a duration.
 const TEST_TIMEOUT_MS = 180_000
-const cleanup: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-function generated(id: string, seed: number, targetEvents: number): { header: string; batches: string[] } {
-  const s = streamSession({ seed, targetEvents, hugeToolResultEvery: 0 })
-  return { header: JSON.stringify({ ...s.header, id }), batches: [...s.batches].map(batchText) }
-}
+const cleanup = cleanupAfterEach()
 
 async function serverOn(root: string): Promise<LensServer> {
   const server = await startLensServer({ roots: [root], token: 'faults-token-0123456789', pollMs: 100, ringBytes: 16 * 1024 })
@@ -36,17 +28,6 @@ function follow(url: string, id: string, windows: ReadonlyArray<number | undefin
   const followers = windows.map((w) => new Follower(url, 'faults-token-0123456789', { sessionId: id }, w))
   cleanup.push(() => followers.forEach((f) => f.close()))
   return followers
-}
-
-async function expectSame(followers: Follower[], path: string): Promise<void> {
-  const want = await diskEvents(path)
-  await waitFor(`followers at seq ${want.length - 1}`, () => followers.every((f) => f.lastSeq === want.length - 1), 60_000)
-  for (const f of followers) {
-    const got = await f.events()
-    expect(got.length).toBe(want.length)
-    expect(digest(got)).toBe(digest(want))
-    expect(f.violations).toEqual([])
-  }
 }
 
 test(
@@ -72,7 +53,7 @@ test(
     expect(proxy.cuts).toBeGreaterThanOrEqual(12)
     proxy.stopCutting()
     await pace.write(log.batches.length)
-    await expectSame(followers, path)
+    await expectFollowersHoldFile(followers, path, 60_000)
     for (const f of followers) {
       expect(f.snapshots).toContain('resume')
       expect(f.resets).toBe(0)
@@ -94,7 +75,7 @@ test(
     for (const batch of first.batches.slice(0, 20)) await writer.appendBatch(batch)
     const server = await serverOn(root)
     const followers = follow(server.streamUrl, id, [undefined, 9])
-    await expectSame(followers, path)
+    await expectFollowersHoldFile(followers, path, 60_000)
 
     await unlink(path)
     await waitFor('the server sees the file missing', () => server.tails().some((t) => t.missing))
@@ -104,7 +85,7 @@ test(
     for (const batch of second.batches.slice(0, 15)) await writer.appendBatch(batch)
     await waitFor('reset seen', () => followers.every((f) => f.resets >= 1))
     for (const f of followers) expect(f.resetReasons[0]).toBe('replaced')
-    await expectSame(followers, path)
+    await expectFollowersHoldFile(followers, path, 60_000)
   },
   TEST_TIMEOUT_MS,
 )
@@ -159,7 +140,7 @@ for (const zstd of [true, false]) {
       await pace.write(10)
       const server = await serverOn(root)
       const followers = follow(server.streamUrl, id, [undefined, 11])
-      await expectSame(followers, path)
+      await expectFollowersHoldFile(followers, path, 60_000)
 
       // 1. Killed mid-write; the rest of the frame is appended later (a writer that resumes its buffer).
       const held = (await diskEvents(path)).length
@@ -172,7 +153,7 @@ for (const zstd of [true, false]) {
       expect(followers.map((f) => f.lastSeq)).toEqual([held - 1, held - 1])
       await writer.appendBytes(frame.subarray(written))
       await pace.write(5)
-      await expectSame(followers, path)
+      await expectFollowersHoldFile(followers, path, 60_000)
 
       // 2. Killed mid-write again; the restarted writer cuts the torn tail off (the harness's repair).
       const size = (await stat(path)).size
@@ -186,7 +167,7 @@ for (const zstd of [true, false]) {
       // The restarted writer writes its unflushed batch again, whole, and goes on.
       await writer.appendBatch(lost)
       await pace.write(log.batches.length)
-      await expectSame(followers, path)
+      await expectFollowersHoldFile(followers, path, 60_000)
       for (const f of followers) expect(f.resets).toBe(0)
       expect((await readFile(path)).length).toBeGreaterThan(size)
     },
