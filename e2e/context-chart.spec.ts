@@ -6,6 +6,7 @@
  * followed through the companion server grows the chart, and a compaction landing is marked with its logged count.
  */
 
+import { compaction, line } from './support/live-lines.ts'
 import { readFileSync } from 'node:fs'
 import { appendFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -155,7 +156,6 @@ test('screenshot: the whole app with the chart, dark theme', async ({ page }) =>
   await chart.screenshot({ path: 'e2e/screenshots/context-chart-strip.png' })
 })
 
-const line = (event: Record<string, unknown>): string => JSON.stringify(event) + '\n'
 const user = (seq: number): string =>
   line({
     type: 'user/message',
@@ -169,37 +169,6 @@ const user = (seq: number): string =>
     },
     surfaceOp: 'append',
   })
-const compaction = (): string =>
-  line({ type: 'compaction/start', seq: 6, time: 6, data: { compactionId: 'c1', turn: null } }) +
-  line({
-    type: 'compaction/summary',
-    seq: 7,
-    time: 7,
-    data: {
-      compactionId: 'c1',
-      summary: [{ type: 'text', text: 'summary of 0..3' }],
-      shadowedRange: { start: 0, end: 3 },
-      shadowedSeqs: [0, 1, 2, 3],
-      shadowedTokenCount: 40,
-      provider: 'deepseek',
-      model: 'deepseek-chat',
-    },
-  }) +
-  line({
-    type: 'user/message',
-    seq: 8,
-    time: 8,
-    data: {
-      id: 'checkpoint-c1',
-      role: 'user',
-      content: [{ type: 'text', text: 'summary of 0..3' }],
-      source: { kind: 'plugin', plugin: 'compact', compactionId: 'c1' },
-    },
-    sourceEventSeqs: [6, 7, 0, 1, 2, 3],
-    surfaceOp: { op: 'replace', start: 0, end: 3 },
-  }) +
-  line({ type: 'compaction/end', seq: 9, time: 9, data: { compactionId: 'c1', turn: null } })
-
 test('a live log: the chart grows with it and marks a compaction landing with its logged count', async ({ page }) => {
   const root = await mkdtemp(join(tmpdir(), 'lens-e2e-chart-'))
   const dir = join(root, '--home-u-proj--', 'session-chart')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
 import { headerText } from '../src/server/live-test-kit.ts'
+import { compaction } from './support/live-lines.ts'
 
 const header = (id: string, extra: Record<string, unknown> = {}): string => headerText(id, extra) + '\n'
 const user = (seq: number): string =>
@@ -16,39 +17,6 @@ const user = (seq: number): string =>
     data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hello ${seq}` }], source: { kind: 'user' } },
     surfaceOp: 'append',
   }) + '\n'
-
-const line = (event: Record<string, unknown>): string => JSON.stringify(event) + '\n'
-/** A compaction of surface seqs 0..3 landing at seqs 6..9, as compaction-basic writes it. */
-const compaction = (): string =>
-  line({ type: 'compaction/start', seq: 6, time: 6, data: { compactionId: 'c1', turn: null } }) +
-  line({
-    type: 'compaction/summary',
-    seq: 7,
-    time: 7,
-    data: {
-      compactionId: 'c1',
-      summary: [{ type: 'text', text: 'summary of 0..3' }],
-      shadowedRange: { start: 0, end: 3 },
-      shadowedSeqs: [0, 1, 2, 3],
-      shadowedTokenCount: 40,
-      provider: 'deepseek',
-      model: 'deepseek-chat',
-    },
-  }) +
-  line({
-    type: 'user/message',
-    seq: 8,
-    time: 8,
-    data: {
-      id: 'checkpoint-c1',
-      role: 'user',
-      content: [{ type: 'text', text: 'summary of 0..3' }],
-      source: { kind: 'plugin', plugin: 'compact', compactionId: 'c1' },
-    },
-    sourceEventSeqs: [6, 7, 0, 1, 2, 3],
-    surfaceOp: { op: 'replace', start: 0, end: 3 },
-  }) +
-  line({ type: 'compaction/end', seq: 9, time: 9, data: { compactionId: 'c1', turn: null } })
 
 let server: LensServer
 let path: string
