@@ -22,6 +22,7 @@ import { LensSession } from './lens-session.ts'
 import { PROTOCOL_VERSION, type LensResponse } from './protocol.ts'
 import type { ContextSeriesAnswer } from './context-series-query.ts'
 import { createInThreadClient, type LensClient } from './worker-client.ts'
+import { streamInto } from '../test-support/worker-stream.ts'
 
 const DEMO = readFileSync(new URL('../../public/demo/demo-session.jsonl', import.meta.url))
 const checksum = await loadContentChecksum()
@@ -29,23 +30,6 @@ type OracleEvents = Parameters<typeof foldSurface>[0]
 
 let client: LensClient | undefined
 afterEach(() => client?.dispose())
-
-/** Stream `chunks` into a fresh in-thread worker; resolves when the (final, unless `end` is false) summary arrived. */
-async function streamInto(c: LensClient, chunks: readonly Uint8Array[], live: boolean, end: boolean): Promise<number> {
-  const loadId = c.beginStream('test.jsonl', null, live)
-  const done = new Promise<void>((resolve) => {
-    const unsubscribe = c.subscribe((event) => {
-      if (event.type === 'summary' && event.loadId === loadId && (event.summary.final || !end)) {
-        unsubscribe()
-        resolve()
-      }
-    })
-  })
-  for (const chunk of chunks) c.pushChunk(loadId, new Uint8Array(chunk))
-  if (end) c.endStream(loadId)
-  await done
-  return loadId
-}
 
 /** Ask until the series is complete (the worker builds a large one in time-boxed slices); the last answer. */
 async function fullAnswer(c: LensClient, width: number, from: number | null = null, to: number | null = null) {

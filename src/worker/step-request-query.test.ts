@@ -13,6 +13,7 @@ import { readLog } from '../cli/read-log.ts'
 import { fixturesAvailable, listFixtures } from '../test-support/shared-fixtures.ts'
 import type { StepRequestAnswer } from './step-request-query.ts'
 import { createInThreadClient, type LensClient } from './worker-client.ts'
+import { streamInto } from '../test-support/worker-stream.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const DEMO = join(ROOT, 'public/demo/demo-session.jsonl')
@@ -20,23 +21,6 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx')
 
 let client: LensClient | undefined
 afterEach(() => client?.dispose())
-
-/** Stream `bytes` into a fresh in-thread worker; resolves when the summary with `events` events arrived. */
-async function streamInto(c: LensClient, chunks: readonly Uint8Array[], live: boolean, end: boolean): Promise<number> {
-  const loadId = c.beginStream('test.jsonl', null, live)
-  const done = new Promise<void>((resolve) => {
-    const unsubscribe = c.subscribe((event) => {
-      if (event.type === 'summary' && event.loadId === loadId && (event.summary.final || !end)) {
-        unsubscribe()
-        resolve()
-      }
-    })
-  })
-  for (const chunk of chunks) c.pushChunk(loadId, new Uint8Array(chunk))
-  if (end) c.endStream(loadId)
-  await done
-  return loadId
-}
 
 async function loaded(path: string): Promise<LensClient> {
   const c = createInThreadClient()
