@@ -6,17 +6,9 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
 import { headerText } from '../src/server/live-test-kit.ts'
-import { compaction } from './support/live-lines.ts'
+import { compaction, user } from './support/live-lines.ts'
 
 const header = (id: string, extra: Record<string, unknown> = {}): string => headerText(id, extra) + '\n'
-const user = (seq: number): string =>
-  JSON.stringify({
-    type: 'user/message',
-    seq,
-    time: seq,
-    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hello ${seq}` }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }) + '\n'
 
 let server: LensServer
 let path: string

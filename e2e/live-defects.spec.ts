@@ -10,15 +10,7 @@ import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
 import { headerText } from '../src/server/live-test-kit.ts'
-
-const user = (seq: number): string =>
-  JSON.stringify({
-    type: 'user/message',
-    seq,
-    time: seq,
-    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hello ${seq}` }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }) + '\n'
+import { user } from './support/live-lines.ts'
 
 let server: LensServer
 let path: string

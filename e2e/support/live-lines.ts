@@ -1,6 +1,17 @@
 /** Small hand-written live log lines for the e2e specs that append to a followed file. */
 
 export const line = (event: Record<string, unknown>): string => JSON.stringify(event) + '\n'
+
+/** A short user message appended to the surface. */
+export const user = (seq: number): string =>
+  line({
+    type: 'user/message',
+    seq,
+    time: seq,
+    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hello ${seq}` }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  })
+
 /** A compaction of surface seqs 0..3 landing at seqs 6..9, as compaction-basic writes it. */
 export const compaction = (): string =>
   line({ type: 'compaction/start', seq: 6, time: 6, data: { compactionId: 'c1', turn: null } }) +

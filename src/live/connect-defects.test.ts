@@ -1,26 +1,15 @@
 /** The Connect flow on a log with a bad line mid-file: the store (via the in-thread worker) keeps the events after it and lists the defect; the controller records where the server stepped over it. */
 
 import { appendFile, writeFile } from 'node:fs/promises'
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { startLensServer } from '../server/lens-server.ts'
 import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../server/live-test-kit.ts'
 import { createLensStore } from '../store/create-lens-store.ts'
 import { createInThreadClient } from '../worker/worker-client.ts'
 import { LiveController } from '../ui/live/live-controller.ts'
+import { cleanupAfterEach, userLine as user } from '../server/stream-test-kit.ts'
 
-const cleanup: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-const user = (seq: number): string =>
-  JSON.stringify({
-    type: 'user/message',
-    seq,
-    time: seq,
-    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hi ${seq}` }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }) + '\n'
+const cleanup = cleanupAfterEach()
 
 test('a bad line mid-log: the diagnostics list it at its line, the events after it arrive, the status line knows where it is', async () => {
   const root = await tempRoot()

@@ -1,26 +1,15 @@
 /** The Connect flow end to end without a browser: server, TailClient, controller, store and the in-thread worker host agree with the disk. */
 
 import { appendFile, rename, writeFile } from 'node:fs/promises'
-import { afterEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { startLensServer } from '../server/lens-server.ts'
 import { diskEvents, headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../server/live-test-kit.ts'
 import { createLensStore } from '../store/create-lens-store.ts'
 import { createInThreadClient } from '../worker/worker-client.ts'
 import { LiveController, parseLiveParams } from '../ui/live/live-controller.ts'
+import { cleanupAfterEach, userLine as user } from '../server/stream-test-kit.ts'
 
-const cleanup: Array<() => unknown> = []
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c()
-})
-
-const user = (seq: number): string =>
-  JSON.stringify({
-    type: 'user/message',
-    seq,
-    time: seq,
-    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hi ${seq}` }], source: { kind: 'user' } },
-    surfaceOp: 'append',
-  }) + '\n'
+const cleanup = cleanupAfterEach()
 
 test('parseLiveParams reads ?ws=&token=&session= and ignores pages without a ws URL', () => {
   expect(parseLiveParams('?ws=ws://127.0.0.1:1/v1/stream&token=t&session=s')).toEqual({

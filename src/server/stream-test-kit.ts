@@ -34,3 +34,9 @@ export async function expectFollowersHoldFile(followers: readonly Follower[], pa
     expect(f.violations).toEqual([])
   }
 }
+
+/** A short user message appended to the surface, as one JSONL line. */
+export function userLine(seq: number): string {
+  const data = { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `hi ${seq}` }], source: { kind: 'user' } }
+  return `${JSON.stringify({ type: 'user/message', seq, time: seq, data, surfaceOp: 'append' })}\n`
+}

@@ -6,7 +6,7 @@
  */
 
 import type { ContextSeries } from '../core/series/context-series.ts'
-import { downsampleContext, removedTokens } from '../core/series/downsample-context.ts'
+import { downsampleContext, removedTokens, type ContextSeriesView } from '../core/series/downsample-context.ts'
 import type { ReplacementKind } from '../core/index.ts'
 
 /** Widest view a query may ask for (buckets); a chart is never wider than a few thousand pixels. */
@@ -28,31 +28,15 @@ export interface ContextMarkerRow {
   readonly shadowedCount: number
 }
 
-export interface ContextSeriesAnswer {
+/** The core's downsampled view (see `ContextSeriesView` for each array), with markers shaped for the chart. */
+export interface ContextSeriesAnswer extends Omit<ContextSeriesView, 'markers'> {
   /** Events folded into the series so far (the chart's `data-points`). */
   readonly events: number
   /** Every stored event is folded in; false while a large log's series is still being built (ask again). */
   readonly complete: boolean
-  /** The view: events `from..from+points-1`, `bucketSize` events per bucket, `x[b]` = first event of bucket b. */
-  readonly from: number
-  readonly points: number
-  readonly bucketSize: number
-  readonly x: Float64Array
-  readonly messagesMin: Float64Array
-  readonly messagesMax: Float64Array
-  readonly tokensMin: Float64Array
-  readonly tokensMax: Float64Array
-  /** Logged usage per bucket (largest step in it); NaN where no step logged one. */
-  readonly input: Float64Array
-  readonly output: Float64Array
-  readonly cacheRead: Float64Array
-  readonly cacheWrite: Float64Array
-  /** Tokens removed by the bucket's replacements; NaN where none. */
-  readonly removed: Float64Array
   readonly markers: readonly ContextMarkerRow[]
   /** Markers in range (the list is capped at `CONTEXT_MARKERS_MAX`). */
   readonly markerCount: number
-  readonly usageSteps: number
 }
 
 /** Arguments of the `context-series` query: pixel width, and the event range (null: the whole log). */
