@@ -12,6 +12,7 @@ import { deriveEventMessage, foldSurface } from '@deepseek-ai/dsh-session/surfac
 import { afterEach, describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
 import { estimateTokens } from '../core/model/token-estimate.ts'
+import { demoSessionJsonl } from '../core/generate/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
 import { downsampleContext } from '../core/series/downsample-context.ts'
 import { eventsOfJsonl } from '../test-support/expanded-events.ts'
@@ -24,7 +25,8 @@ import type { ContextSeriesAnswer } from './context-series-query.ts'
 import { createInThreadClient, type LensClient } from './worker-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 
-const DEMO = readFileSync(new URL('../../public/demo/demo-session.jsonl', import.meta.url))
+// The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
+const DEMO = Buffer.from(demoSessionJsonl())
 const checksum = await loadContentChecksum()
 type OracleEvents = Parameters<typeof foldSurface>[0]
 

@@ -5,18 +5,22 @@
  */
 
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum, stepList, stepPositionAt, stepRequest, stepSpans } from '../core/index.ts'
 import { readLog } from '../cli/read-log.ts'
+import { demoSessionJsonl } from '../core/generate/index.ts'
 import { fixturesAvailable, listFixtures } from '../test-support/shared-fixtures.ts'
 import type { StepRequestAnswer } from './step-request-query.ts'
 import { createInThreadClient, type LensClient } from './worker-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
-const DEMO = join(ROOT, 'public/demo/demo-session.jsonl')
+// The bundled demo, generated here (a fresh clone has no public/demo/ until `npm run demo`): the CLI reads a path.
+const DEMO = join(mkdtempSync(join(tmpdir(), 'lens-demo-')), 'demo-session.jsonl')
+writeFileSync(DEMO, demoSessionJsonl())
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
 
 let client: LensClient | undefined
@@ -67,96 +71,84 @@ async function expectSameAsCli(path: string): Promise<void> {
 }
 
 describe('step-request queries', () => {
-  it.runIf(existsSync(DEMO))(
-    'equal the CLI process byte for byte on the demo (--list and a step after a compaction)',
-    async () => {
-      const cli = (args: string[]) =>
-        spawnSync(TSX, ['src/cli/main.ts', 'request', DEMO, ...args, '--json'], { cwd: ROOT, encoding: 'utf8' })
-      const list = cli(['--list'])
-      expect(list.status).toBe(0)
-      const c = await loaded(DEMO)
-      expect(`${JSON.stringify(await c.query('step-list', {}))}\n`).toBe(list.stdout)
-      const { steps } = JSON.parse(list.stdout) as { steps: { turn: number; step: number }[] }
-      // The first step whose diff replaces messages: the step right after the demo's first compaction.
-      const log = await readLog(DEMO)
-      const after = steps.findIndex((_, p) => (stepRequest(log, p)?.diff.replacedBy.length ?? 0) > 0)
-      expect(after).toBeGreaterThan(0)
-      const { turn, step } = steps[after] as { turn: number; step: number }
-      const one = cli(['--step', `${turn}.${step}`])
-      expect(one.status).toBe(0)
-      expect((await c.query('step-request-json', { turn, step })).text).toBe(one.stdout)
-      const answer = await c.query('step-request', { target: { turn, step }, have: null })
-      const json = JSON.parse(one.stdout) as { messages: { seq: number }[]; diff: unknown }
-      expect(answer.request?.messageCount).toBe(json.messages.length)
-      expect(answer.request?.diff).toEqual(json.diff)
-      await expect(c.query('step-request-json', { turn: 99, step: 99 })).rejects.toThrow('no step 99.99')
-    },
-    30_000,
-  )
+  it('equal the CLI process byte for byte on the demo (--list and a step after a compaction)', async () => {
+    const cli = (args: string[]) =>
+      spawnSync(TSX, ['src/cli/main.ts', 'request', DEMO, ...args, '--json'], { cwd: ROOT, encoding: 'utf8' })
+    const list = cli(['--list'])
+    expect(list.status).toBe(0)
+    const c = await loaded(DEMO)
+    expect(`${JSON.stringify(await c.query('step-list', {}))}\n`).toBe(list.stdout)
+    const { steps } = JSON.parse(list.stdout) as { steps: { turn: number; step: number }[] }
+    // The first step whose diff replaces messages: the step right after the demo's first compaction.
+    const log = await readLog(DEMO)
+    const after = steps.findIndex((_, p) => (stepRequest(log, p)?.diff.replacedBy.length ?? 0) > 0)
+    expect(after).toBeGreaterThan(0)
+    const { turn, step } = steps[after] as { turn: number; step: number }
+    const one = cli(['--step', `${turn}.${step}`])
+    expect(one.status).toBe(0)
+    expect((await c.query('step-request-json', { turn, step })).text).toBe(one.stdout)
+    const answer = await c.query('step-request', { target: { turn, step }, have: null })
+    const json = JSON.parse(one.stdout) as { messages: { seq: number }[]; diff: unknown }
+    expect(answer.request?.messageCount).toBe(json.messages.length)
+    expect(answer.request?.diff).toEqual(json.diff)
+    await expect(c.query('step-request-json', { turn: 99, step: 99 })).rejects.toThrow('no step 99.99')
+  }, 30_000)
 
-  it.runIf(existsSync(DEMO))(
-    'by cursor: the step in force at each event (stepPositionAt), and unchanged answers skip',
-    async () => {
-      const log = await readLog(DEMO)
-      const c = await loaded(DEMO)
-      for (const index of [0, 5, 7, 8, 300, 1553, 1560, 1562, 1600, log.length - 1]) {
-        const answer = await c.query('step-request', { target: { index }, have: null })
-        const position = stepPositionAt(log, index)
-        expect(answer.position).toBe(position)
-        if (position === -1) expect(answer.request).toBeNull()
-        else expect(answer.request?.atSeq).toBe(stepRequest(log, position)?.atSeq)
-        const again = await c.query('step-request', { target: { index }, have: answer.key })
-        expect(again.unchanged).toBe(position !== -1)
-        expect(again.key).toBe(answer.key)
-      }
-    },
-    30_000,
-  )
+  it('by cursor: the step in force at each event (stepPositionAt), and unchanged answers skip', async () => {
+    const log = await readLog(DEMO)
+    const c = await loaded(DEMO)
+    for (const index of [0, 5, 7, 8, 300, 1553, 1560, 1562, 1600, log.length - 1]) {
+      const answer = await c.query('step-request', { target: { index }, have: null })
+      const position = stepPositionAt(log, index)
+      expect(answer.position).toBe(position)
+      if (position === -1) expect(answer.request).toBeNull()
+      else expect(answer.request?.atSeq).toBe(stepRequest(log, position)?.atSeq)
+      const again = await c.query('step-request', { target: { index }, have: answer.key })
+      expect(again.unchanged).toBe(position !== -1)
+      expect(again.key).toBe(answer.key)
+    }
+  }, 30_000)
 
-  it.runIf(existsSync(DEMO))(
-    'follow a live log as it grows: each answer is the request over the events so far',
-    async () => {
-      const bytes = readFileSync(DEMO)
-      const lines = bytes.toString('utf8').split(/(?<=\n)/)
-      const c = createInThreadClient()
-      client = c
-      const loadId = c.beginStream('live.jsonl', null, true)
-      const checksum = await loadContentChecksum()
-      const prefix = new LensLog({ checksum })
-      let previousKey: string | null = null
-      // Cut where a step is open (no output yet), mid-step, right after a compaction, and at the end.
-      for (const cut of [9, 40, 120, 280, lines.length]) {
-        const piece = new TextEncoder().encode(lines.slice(0, cut).join(''))
-        const already = prefix.progress.inputBytes
-        const fresh = piece.subarray(already)
-        prefix.push(fresh)
-        const grown = new Promise<void>((resolve) => {
-          const unsubscribe = c.subscribe((event) => {
-            if (event.type === 'summary' && event.loadId === loadId && event.summary.length === prefix.length) {
-              unsubscribe()
-              resolve()
-            }
-          })
+  it('follow a live log as it grows: each answer is the request over the events so far', async () => {
+    const bytes = readFileSync(DEMO)
+    const lines = bytes.toString('utf8').split(/(?<=\n)/)
+    const c = createInThreadClient()
+    client = c
+    const loadId = c.beginStream('live.jsonl', null, true)
+    const checksum = await loadContentChecksum()
+    const prefix = new LensLog({ checksum })
+    let previousKey: string | null = null
+    // Cut where a step is open (no output yet), mid-step, right after a compaction, and at the end.
+    for (const cut of [9, 40, 120, 280, lines.length]) {
+      const piece = new TextEncoder().encode(lines.slice(0, cut).join(''))
+      const already = prefix.progress.inputBytes
+      const fresh = piece.subarray(already)
+      prefix.push(fresh)
+      const grown = new Promise<void>((resolve) => {
+        const unsubscribe = c.subscribe((event) => {
+          if (event.type === 'summary' && event.loadId === loadId && event.summary.length === prefix.length) {
+            unsubscribe()
+            resolve()
+          }
         })
-        c.pushChunk(loadId, new Uint8Array(fresh))
-        await grown
-        const answer: StepRequestAnswer = await c.query('step-request', {
-          target: { index: prefix.length - 1 },
-          have: previousKey,
-        })
-        expect(answer.unchanged).toBe(false)
-        const position = stepPositionAt(prefix, prefix.length - 1)
-        expect(answer.position).toBe(position)
-        const expected = stepRequest(prefix, position)
-        if (expected === undefined) throw new Error('no request')
-        const { messages, ...rest } = expected
-        expect(answer.request).toEqual({ ...rest, messageCount: messages.length })
-        expect((await c.query('step-list', {})).steps).toEqual(stepList(prefix))
-        previousKey = answer.key
-      }
-    },
-    30_000,
-  )
+      })
+      c.pushChunk(loadId, new Uint8Array(fresh))
+      await grown
+      const answer: StepRequestAnswer = await c.query('step-request', {
+        target: { index: prefix.length - 1 },
+        have: previousKey,
+      })
+      expect(answer.unchanged).toBe(false)
+      const position = stepPositionAt(prefix, prefix.length - 1)
+      expect(answer.position).toBe(position)
+      const expected = stepRequest(prefix, position)
+      if (expected === undefined) throw new Error('no request')
+      const { messages, ...rest } = expected
+      expect(answer.request).toEqual({ ...rest, messageCount: messages.length })
+      expect((await c.query('step-list', {})).steps).toEqual(stepList(prefix))
+      previousKey = answer.key
+    }
+  }, 30_000)
 })
 
 /** Two steps whose request headers differ: model a -> b, tool grep removed, edit added. */

@@ -17,8 +17,10 @@ import { RequestDiffBar } from './RequestDiffBar.tsx'
 import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
 import { RequestMessageRow } from './RequestMessageRow.tsx'
 import { RequestPane } from './RequestPane.tsx'
-// The bundled demo (`npm run demo` writes it), as text through Vite: UI tests do not import node:fs.
-import demoText from '../../../../public/demo/demo-session.jsonl?raw'
+// The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
+import { demoSessionJsonl } from '../../../core/generate/index.ts'
+
+const demoText = demoSessionJsonl()
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
