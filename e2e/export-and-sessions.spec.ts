@@ -13,7 +13,7 @@ import { zipSync } from 'fflate'
 import { expect, test, type Page } from '@playwright/test'
 import { logPrefix } from '../src/core/index.ts'
 import { harnessVerdict } from '../src/test-support/harness-oracle.ts'
-import { fixtureBytes, openLog, screenshot } from './support/app.ts'
+import { fixtureBytes, openLog, readmeScreenshot, screenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 import { eventsOfJsonl as eventsOf } from '../src/test-support/expanded-events.ts'
 
@@ -131,7 +131,7 @@ test('a web-export zip: the sessions tree, the fork seed, the start link to the 
   const parentLog = await foldInNode(parent)
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', String(parentLog.length - 1))
   await expect(page.getByTestId('child-link')).toHaveAttribute('data-seq', '157')
-  await screenshot(page, 'sessions-zip-tree')
+  await readmeScreenshot(page, 'sessions')
 
   await page.getByTestId('child-link').click()
   const childLen = (await foldInNode(child)).length

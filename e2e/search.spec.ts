@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { LogSearch, compileMatcher } from '../src/core/index.ts'
-import { screenshot, waitLoaded } from './support/app.ts'
+import { readmeScreenshot, waitLoaded } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 
 const DEMO = readFileSync(new URL('../public/demo/demo-session.jsonl', import.meta.url))
@@ -71,7 +71,7 @@ test('search: type, results, Enter jumps the cursor, visible ranges on the timel
     await expect(span).toHaveAttribute('data-to', String(to))
   }
   await expect(page.getByTestId('transcript-pane').getByTestId('lifespan').first()).toBeVisible()
-  await screenshot(page, 'search')
+  await readmeScreenshot(page, 'search')
 
   await input.press('Escape')
   await expect(input).toHaveValue('')
