@@ -196,6 +196,7 @@ test.describe('lens serve (header policy)', () => {
     const served = await (await page.$('#served'))?.contentFrame()
     const stat = await (await page.$('#static'))?.contentFrame()
     await expect.poll(() => served?.url()).toMatch(/^chrome-error:/)
-    await expect.poll(() => stat?.url()).toBe(`${baseURL}/`)
+    // (The framed viewer opens the demo and writes its cursor into the hash, so only the page itself is compared.)
+    await expect.poll(() => stat?.url().split('#')[0]).toBe(`${baseURL}/`)
   })
 })

@@ -225,7 +225,10 @@ async function openDropped(page: Page, text: TextFor, seen: Set<string>, check: 
   await waitLoaded(page)
   const name = fileName(text, 'dropped')
   await page.getByTestId('file-input').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(sessionLog(text)) })
-  await expect(page.getByText(name.slice(0, 20), { exact: false }).first()).toBeVisible()
+  // The file name's RLO is shown as a marker, not as the character: look for the part before it, and the marker.
+  const beforeBidi = name.slice(0, name.indexOf('\u202e'))
+  await expect(page.getByText(beforeBidi.slice(0, 20), { exact: false }).first()).toBeVisible()
+  await expect(page.locator('header [data-hidden-char="202E"], [data-hidden-char="202E"]').first()).toBeAttached()
   await clickThrough(page, text, seen)
   await check()
 
