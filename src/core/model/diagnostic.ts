@@ -1,5 +1,7 @@
 /** A defect found while decoding, loading or folding a log: where it is and what the harness says. */
 
+import type { InvariantCode } from '../invariants/finding.ts'
+
 export type Severity = 'error' | 'warning'
 
 /**
@@ -39,14 +41,7 @@ export type DiagnosticCode =
   | 'open-turn'
   | 'line-too-long'
   // Provider invariants (src/core/invariants): warnings, never part of the fold's verdict.
-  | 'session-invariant'
-  | 'compaction-invariant'
-  | 'compaction-unclosed'
-  | 'orphan-tool-result'
-  | 'unanswered-tool-call'
-  | 'tool-call-id-empty'
-  | 'tool-call-id-duplicate'
-  | 'lone-surrogate'
+  | InvariantCode
 
 export interface Diagnostic {
   readonly severity: Severity
