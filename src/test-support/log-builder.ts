@@ -40,6 +40,22 @@ export class LogBuilder {
     return seq
   }
 
+  /** A `tool/result` event's data answering `callId` with `size` characters of text. */
+  protected toolResultData(callId: string, size: number): Record<string, unknown> {
+    return {
+      turn: this.turn,
+      step: this.step,
+      message: {
+        id: this.id('t'),
+        role: 'user',
+        content: [
+          { type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: 'x'.repeat(size) }], isError: false },
+        ],
+        source: { kind: 'tool', callId },
+      },
+    }
+  }
+
   protected id(prefix: string): string {
     return `${prefix}-${++this.ids}`
   }
@@ -125,27 +141,10 @@ export class LogBuilder {
         this.surface.push({ seq, tool: true })
         for (const callId of calls) {
           const callSeq = this.add('tool/call', { turn: this.turn, step: this.step, callId, name: 'bash', arguments: '{}' })
-          const result = this.add(
-            'tool/result',
-            {
-              turn: this.turn,
-              step: this.step,
-              message: {
-                id: this.id('t'),
-                role: 'user',
-                content: [
-                  {
-                    type: 'tool-result',
-                    toolCallId: callId,
-                    content: [{ type: 'text', text: 'x'.repeat(step.resultSize) }],
-                    isError: false,
-                  },
-                ],
-                source: { kind: 'tool', callId },
-              },
-            },
-            { op: 'append', sources: [callSeq] },
-          )
+          const result = this.add('tool/result', this.toolResultData(callId, step.resultSize), {
+            op: 'append',
+            sources: [callSeq],
+          })
           this.surface.push({ seq: result, tool: true })
         }
         this.add('step/end', { turn: this.turn, step: this.step })

@@ -313,24 +313,7 @@ export class RequestLogBuilder extends LogBuilder {
         name: 'bash',
         arguments: '{"command":"ls"}',
       })
-      const result = {
-        turn: this.turn,
-        step: this.step,
-        message: {
-          id: this.id('t'),
-          role: 'user',
-          content: [
-            {
-              type: 'tool-result',
-              toolCallId: callId,
-              content: [{ type: 'text', text: 'x'.repeat(s.resultSize) }],
-              isError: false,
-            },
-          ],
-          source: { kind: 'tool', callId },
-        },
-      }
-      this.append('tool/result', result, [callSeq], true)
+      this.append('tool/result', this.toolResultData(callId, s.resultSize), [callSeq], true)
     }
     if (s.prune !== null) this.tracked(() => this.apply({ kind: 'prune', pick: s.prune! }))
   }
