@@ -134,6 +134,8 @@ describe('context-series query on the bundled demo', () => {
     handle({ v: PROTOCOL_VERSION, type: 'load-begin', loadId: 1, name: 'demo.jsonl', totalBytes: null, live: false })
     handle({ v: PROTOCOL_VERSION, type: 'load-chunk', loadId: 1, bytes: new Uint8Array(DEMO).buffer })
     handle({ v: PROTOCOL_VERSION, type: 'load-end', loadId: 1 })
+    // A stream is folded in tasks of its own: ask once it is ready, as the store does.
+    await expect.poll(() => posted.some((p) => p.message.type === 'summary' && p.message.summary.final)).toBe(true)
     handle({ v: PROTOCOL_VERSION, type: 'context-series', id: 7, width: 50, from: null, to: null })
     await expect.poll(() => posted.some((p) => p.message.type === 'reply')).toBe(true)
     const reply = posted.find((p) => p.message.type === 'reply')

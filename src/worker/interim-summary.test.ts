@@ -61,4 +61,52 @@ describe('interim summaries while a log loads', () => {
     handle({ v: PROTOCOL_VERSION, type: 'load-end', loadId: 2 })
     await expectInterimThenFinal(posted)
   })
+
+  it('a stream handed over in one burst (a fast fetch): the first rows are answered before the rest is folded', async () => {
+    const posted: LensResponse[] = []
+    // What the store does on the first summary: ask for the first rows (the answer's place among the posts tells).
+    const handle = createLensHost((message) => {
+      posted.push(message)
+      if (message.type === 'summary' && summariesOf(posted).length === 1)
+        handle({ v: PROTOCOL_VERSION, type: 'transcript-rows', id: 99, list: 'all', from: 0, to: 20 })
+    })
+    handle({ v: PROTOCOL_VERSION, type: 'load-begin', loadId: 3, name: '10k.jsonl', totalBytes: BYTES.length, live: false })
+    const step = 64 * 1024
+    for (let offset = 0; offset < BYTES.length; offset += step)
+      handle({ v: PROTOCOL_VERSION, type: 'load-chunk', loadId: 3, bytes: BYTES.slice(offset, offset + step).buffer })
+    handle({ v: PROTOCOL_VERSION, type: 'load-end', loadId: 3 })
+    await expect.poll(() => posted.some((m) => m.type === 'reply' && m.id === 99), { timeout: 60_000 }).toBe(true)
+    const replyAt = posted.findIndex((m) => m.type === 'reply' && m.id === 99)
+    const finalAt = posted.findIndex((m) => m.type === 'summary' && m.summary.final)
+    // Answered while the burst was still being folded (the final summary not out yet), and it held rows.
+    expect(finalAt === -1 || replyAt < finalAt).toBe(true)
+    const reply = posted[replyAt] as Extract<LensResponse, { type: 'reply' }>
+    expect(reply.ok && (reply.result as { rows: unknown[] }).rows.length).toBeGreaterThan(0)
+    await expectInterimThenFinal(posted)
+  })
+
+  it('a cancel while chunks wait: the load closes with what was folded, the waiting chunks are dropped', async () => {
+    const posted: LensResponse[] = []
+    // Cancelled as soon as the first chunk is folded and published.
+    const handle = createLensHost((message) => {
+      posted.push(message)
+      if (message.type === 'summary' && summariesOf(posted).length === 1)
+        handle({ v: PROTOCOL_VERSION, type: 'cancel', loadId: 4 })
+    })
+    handle({ v: PROTOCOL_VERSION, type: 'load-begin', loadId: 4, name: '10k.jsonl', totalBytes: BYTES.length, live: false })
+    const step = 64 * 1024
+    for (let offset = 0; offset < BYTES.length; offset += step)
+      handle({ v: PROTOCOL_VERSION, type: 'load-chunk', loadId: 4, bytes: BYTES.slice(offset, offset + step).buffer })
+    await expect.poll(() => summariesOf(posted).some((s) => s.final), { timeout: 60_000 }).toBe(true)
+    const finals = summariesOf(posted).filter((s) => s.final)
+    expect(finals).toHaveLength(1)
+    const final = finals[0] as LogSummary
+    expect(final.cancelled).toBe(true)
+    const expected = await foldInNode(BYTES)
+    expect(final.length).toBeGreaterThan(0)
+    expect(final.length).toBeLessThan(expected.length)
+    // Nothing is folded or published after the cancel.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(summariesOf(posted).at(-1)).toBe(final)
+  })
 })

@@ -7,6 +7,7 @@ import { contextSeriesAnswer } from './context-series-query.ts'
 import { LensSession, SERIES_SLICE_MS } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
 import { SearchQueries } from './search-query.ts'
+import { yieldToEventLoop } from './yield-to-event-loop.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from './step-request-query.ts'
 import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from './protocol.ts'
 
@@ -53,6 +54,42 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
     sendSummary(session, loadId)
   }
 
+  // A stream's chunks wait here and are folded one per task. A fetch hands the worker a whole file in a burst of
+  // messages; folding each as it arrives would queue the first rows' and the cursor's queries behind all of it.
+  // (`drainingLoad`: the load whose drain loop is running, so a chunk arriving meanwhile only joins the queue.)
+  let pendingChunks: Uint8Array[] = []
+  let endPending = false
+  let drainingLoad = -1
+
+  const drainChunks = async (session: LensSession, loadId: number): Promise<void> => {
+    if (drainingLoad === loadId) return
+    drainingLoad = loadId
+    while (activeLoad === loadId && open) {
+      // Fold in a task of its own, after the messages already queued (the rest of a burst, then any query).
+      await yieldToEventLoop()
+      if (activeLoad !== loadId || !open) break
+      const bytes = pendingChunks.shift()
+      if (bytes === undefined) break
+      try {
+        session.push(bytes)
+      } catch (error) {
+        open = false
+        pendingChunks = []
+        fail(session, loadId, error)
+        break
+      }
+      sendProgress(session, loadId, false)
+      if (live) scheduleLiveSummary(session, loadId)
+      else sendInterimSummary(session, loadId)
+    }
+    if (drainingLoad === loadId) drainingLoad = -1
+    if (activeLoad !== loadId || !open || !endPending || pendingChunks.length > 0) return
+    open = false
+    session.finish(false)
+    sendProgress(session, loadId, true)
+    sendSummary(session, loadId)
+  }
+
   // Live summaries are throttled with a trailing edge: a burst of chunks always ends with a summary of all of them.
   let liveTimer: ReturnType<typeof setTimeout> | undefined
   const scheduleLiveSummary = (session: LensSession, loadId: number): void => {
@@ -90,6 +127,7 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
     fileLoad = true
     open = true
     interimSent = false
+    pendingChunks = []
     session.begin(file.name, file.size)
     sendProgress(session, loadId, true)
     try {
@@ -198,29 +236,22 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         fileLoad = false
         open = true
         interimSent = false
+        pendingChunks = []
+        endPending = false
         session.begin(req.name, req.totalBytes)
         sendProgress(session, req.loadId, true)
         if (live) sendSummary(session, req.loadId)
         return
       case 'load-chunk':
         if (req.loadId !== activeLoad || !open) return
-        try {
-          session.push(new Uint8Array(req.bytes))
-        } catch (error) {
-          open = false
-          fail(session, req.loadId, error)
-          return
-        }
-        sendProgress(session, req.loadId, false)
-        if (live) scheduleLiveSummary(session, req.loadId)
-        else sendInterimSummary(session, req.loadId)
+        pendingChunks.push(new Uint8Array(req.bytes))
+        void drainChunks(session, req.loadId)
         return
       case 'load-end':
         if (req.loadId !== activeLoad || !open) return
-        open = false
-        session.finish(false)
-        sendProgress(session, req.loadId, true)
-        sendSummary(session, req.loadId)
+        // Finished by the drain once the chunks before it are folded.
+        endPending = true
+        void drainChunks(session, req.loadId)
         return
       case 'cancel':
         if (req.loadId !== activeLoad || !open) return
@@ -228,6 +259,7 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         // A file load notices the flag after its current slice; a stream is closed here with what parsed.
         if (!fileLoad) {
           open = false
+          pendingChunks = []
           session.finish(true)
           sendSummary(session, req.loadId)
         }

@@ -12,6 +12,7 @@ import { DetailTexts, type DetailTextChunk, type DetailTextField } from './detai
 import { KIND_NAMES, summarizeEvent } from './event-summary.ts'
 import { EMPTY_LAYOUT, extendLayout, layoutReplacements, type ReplaceLayout } from './replace-layout.ts'
 import { safeStringify } from './safe-json.ts'
+import { yieldToEventLoop } from './yield-to-event-loop.ts'
 import {
   DIAGNOSTICS_MAX,
   RAW_JSON_MAX_CHARS,
@@ -46,21 +47,6 @@ function deadline(ms: number): (() => boolean) | undefined {
   if (ms <= 0) return () => true
   const end = performance.now() + ms
   return () => performance.now() > end
-}
-
-/**
- * Let queued messages (a cancel, cursor queries) run between slices. `Blob.arrayBuffer()` may resolve without a
- * macrotask turn (Node does for in-memory blobs), and a MessageChannel hop avoids setTimeout's 4 ms clamp.
- */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel()
-    channel.port1.onmessage = () => {
-      channel.port1.close()
-      resolve()
-    }
-    channel.port2.postMessage(null)
-  })
 }
 
 export class LensSession {
