@@ -92,5 +92,5 @@ export function layoutForest(replacements: readonly ReplacementInfo[], size: { w
       cx += (slots[c] as number) * slotWidth
     }
   }
-  return { count, x, y, leaves: [], leavesCollapsed: true }
+  return { count, x, y, leaves: [], leavesCollapsed: true, parent }
 }

@@ -38,6 +38,9 @@ export interface ReplaceLayout {
   /** Sorted by owner, so the leaves of the first k replacements are a prefix. */
   readonly leaves: readonly GraphLeaf[]
   readonly leavesCollapsed: boolean
+  /** Forest layout only: for each replacement the index of the one that nested it, or -1 (the large graph's edges),
+   * built once in the worker so the main thread does not walk every shadowed seq again on each summary. */
+  readonly parent?: Int32Array
 }
 
 export const EMPTY_LAYOUT: ReplaceLayout = {

@@ -14,7 +14,7 @@ import { useChartColors } from '../context-chart/chart-colors.ts'
 import { drawOverview, parentIndices, type OverviewColors } from './draw-overview.ts'
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'
 import { ReplaceNodeView } from './ReplaceNode.tsx'
-import type { FlowElements, ReplaceFlowNode } from './to-flow-elements.ts'
+import { replaceFlowNode, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
 
 /** Below this zoom the boxes' text is unreadable anyway: the canvas draws them. */
@@ -27,7 +27,6 @@ const NODE_TYPES = { replace: ReplaceNodeView }
 interface Props {
   readonly replacements: readonly ReplacementInfo[]
   readonly layout: ReplaceLayout
-  readonly all: FlowElements
   /** Replacements drawn (a prefix, following the cursor). */
   readonly drawn: number
   /** Event index of the selected entry (or null). */
@@ -36,13 +35,14 @@ interface Props {
   readonly onPick: (r: ReplacementInfo) => void
 }
 
-export function LargeReplaceGraph({ replacements, layout, all, drawn, selected, theme, onPick }: Props) {
+export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme, onPick }: Props) {
   const [visible, setVisible] = useState<number[] | null>([])
   const visibleRef = useRef<number[] | null>([])
   const viewRef = useRef<ViewBox | null>(null)
   const canvasRef = useRef<HTMLCanvasElement>(null)
   const frameRef = useRef(0)
-  const parent = useMemo(() => parentIndices(replacements), [replacements])
+  // The worker's forest layout carries the nesting; walked here only for a layout without it.
+  const parent = useMemo(() => layout.parent ?? parentIndices(replacements), [layout, replacements])
   const selectedK = useMemo(
     () => (selected === null ? -1 : replacements.findIndex((r) => r.index === selected)),
     [replacements, selected],
@@ -112,13 +112,15 @@ export function LargeReplaceGraph({ replacements, layout, all, drawn, selected, 
     [schedule],
   )
 
+  // Nodes are built only for the boxes in view, once per summary each: a pan keeps their identity.
+  const nodeFor = useMemo(() => memoizedNodes(replacements, layout), [replacements, layout])
   const nodes = useMemo(() => {
     if (visible === null) return []
     return visible.map((k) => {
-      const node = all.nodes[all.nodeEnd[k] as number] as ReplaceFlowNode
+      const node = nodeFor(k)
       return k === selectedK ? { ...node, selected: true } : node
     })
-  }, [visible, all, selectedK])
+  }, [visible, nodeFor, selectedK])
   const edges = useMemo(() => {
     if (visible === null) return []
     const shown = new Set(visible)
@@ -183,6 +185,19 @@ export function LargeReplaceGraph({ replacements, layout, all, drawn, selected, 
       <ReplaceMarkers replacements={replacements} count={drawn} selected={selectedK} onPick={onPick} />
     </>
   )
+}
+
+/** The React Flow node of replacement k, built on first use and then reused (same object for the same summary). */
+function memoizedNodes(replacements: readonly ReplacementInfo[], layout: ReplaceLayout): (k: number) => ReplaceFlowNode {
+  const built = new Map<number, ReplaceFlowNode>()
+  return (k) => {
+    let node = built.get(k)
+    if (node === undefined) {
+      node = replaceFlowNode(replacements[k] as ReplacementInfo, k, layout)
+      built.set(k, node)
+    }
+    return node
+  }
 }
 
 /** Reports React Flow's transform and pane size (pans, zooms, fits and resizes alike). */

@@ -1,14 +1,14 @@
 /** React Flow graph of every replace operation up to the cursor; clicking a node moves the cursor there. */
 
 import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
-import { useEffect, useMemo, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
 import { EMPTY_LAYOUT, FOREST_LAYOUT_ABOVE } from '../../../worker/replace-layout.ts'
 import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
-import { graphBounds, toFlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
+import { graphBounds, toFlowElements, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
@@ -18,6 +18,7 @@ const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 export const LARGE_GRAPH_ABOVE = FOREST_LAYOUT_ABOVE
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
 const LARGE_MARKERS_PER_FRAME = 256
+const NO_ELEMENTS: FlowElements = { nodes: [], edges: [], nodeEnd: new Int32Array(1), edgeEnd: new Int32Array(1) }
 
 export function ReplaceGraphPane() {
   const store = useLensStoreApi()
@@ -28,13 +29,19 @@ export function ReplaceGraphPane() {
   const count = snapshot?.replacementCount ?? 0
   // Built once per layout the worker sends; a cursor move only picks a prefix, so node objects keep their
   // identity and React Flow mounts or unmounts just the nodes that crossed the cursor.
-  const all = useMemo(
-    () => toFlowElements(summary?.replacements ?? [], summary?.replaceLayout ?? EMPTY_LAYOUT),
-    [summary?.replacements, summary?.replaceLayout],
-  )
-  // A jump across many replacements is mounted over a few frames (a bounded node budget each), never in one task.
   const large = (summary?.replacements.length ?? 0) > LARGE_GRAPH_ABOVE
-  const drawn = useGraphCatchUp(Math.min(count, all.nodeEnd.length - 1), all.nodeEnd, large ? LARGE_MARKERS_PER_FRAME : undefined)
+  // The large graph builds React Flow nodes only for the boxes in view (LargeReplaceGraph): building all 5,000 on
+  // every interim summary was O(replacements) main-thread work per summary while the log opened.
+  const all = useMemo(
+    () => (large ? NO_ELEMENTS : toFlowElements(summary?.replacements ?? [], summary?.replaceLayout ?? EMPTY_LAYOUT)),
+    [large, summary?.replacements, summary?.replaceLayout],
+  )
+  // One node per replacement there (leaves are collapsed above FOREST_LAYOUT_ABOVE): the first k own k nodes.
+  const laidOut = large ? Math.min(summary?.replacements.length ?? 0, summary?.replaceLayout.count ?? 0) : 0
+  const largeNodeEnd = useMemo(() => Int32Array.from({ length: laidOut + 1 }, (_, k) => k), [laidOut])
+  const nodeEnd = large ? largeNodeEnd : all.nodeEnd
+  // A jump across many replacements is mounted over a few frames (a bounded node budget each), never in one task.
+  const drawn = useGraphCatchUp(Math.min(count, nodeEnd.length - 1), nodeEnd, large ? LARGE_MARKERS_PER_FRAME : undefined)
   const nodes = useMemo(() => (large ? [] : all.nodes.slice(0, all.nodeEnd[drawn])), [all, drawn, large])
   const edges = useMemo(() => (large ? [] : all.edges.slice(0, all.edgeEnd[drawn])), [all, drawn, large])
   const shown = useMemo(
@@ -48,10 +55,14 @@ export function ReplaceGraphPane() {
     store.getState().setCursor(index)
     store.getState().select(index, 'graph')
   }
-  const pickReplacement = (r: ReplacementInfo): void => {
-    store.getState().setCursor(r.index)
-    store.getState().select(r.index, 'graph')
-  }
+  // Stable, so the large graph's memoized marker blocks do not all re-render on every cursor move.
+  const pickReplacement = useCallback(
+    (r: ReplacementInfo): void => {
+      store.getState().setCursor(r.index)
+      store.getState().select(r.index, 'graph')
+    },
+    [store],
+  )
   const onNodeClick: NodeMouseHandler<ReplaceFlowNode> = (_event, node) => pick(node)
   // React Flow makes nodes focusable (Tab); Enter on a focused node acts like a click.
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
@@ -88,7 +99,6 @@ export function ReplaceGraphPane() {
           <LargeReplaceGraph
             replacements={summary.replacements}
             layout={summary.replaceLayout}
-            all={all}
             drawn={drawn}
             selected={selected}
             theme={theme}

@@ -30,6 +30,19 @@ export interface FlowElements {
   readonly edgeEnd: Int32Array
 }
 
+/** The React Flow node of the replacement numbered `k` (the large graph builds these only for the ones in view). */
+export function replaceFlowNode(r: ReplacementInfo, k: number, layout: ReplaceLayout): ReplaceFlowNode {
+  let nestedCount = 0
+  for (const nested of r.shadowedIsReplacement) if (nested) nestedCount++
+  return {
+    id: replaceNodeId(r.seq),
+    type: 'replace',
+    position: { x: layout.x[k] as number, y: layout.y[k] as number },
+    data: { replacement: r, nestedCount },
+    ...REPLACE_NODE_SIZE,
+  }
+}
+
 /**
  * @param replacements every replacement of the log, in event order
  * @param layout the worker's positions for (at least a prefix of) them; replacements beyond it are left out
@@ -44,19 +57,11 @@ export function toFlowElements(replacements: readonly ReplacementInfo[], layout:
   for (let k = 0; k < count; k++) {
     const r = replacements[k] as ReplacementInfo
     const id = replaceNodeId(r.seq)
-    let nestedCount = 0
     r.shadowedSeqs.forEach((s, i) => {
       if (r.shadowedIsReplacement[i] !== true) return
-      nestedCount++
       edges.push({ id: `${id}-${replaceNodeId(s)}`, source: id, target: replaceNodeId(s) })
     })
-    nodes.push({
-      id,
-      type: 'replace',
-      position: { x: layout.x[k] as number, y: layout.y[k] as number },
-      data: { replacement: r, nestedCount },
-      ...REPLACE_NODE_SIZE,
-    })
+    nodes.push(replaceFlowNode(r, k, layout))
     for (; leaf < layout.leaves.length && layout.leaves[leaf]?.owner === k; leaf++) {
       const l = layout.leaves[leaf]
       if (l === undefined) break
