@@ -282,7 +282,14 @@ export interface LogPrefixFile {
 /** Worker -> main thread. */
 export type LensResponse =
   | (Envelope & { readonly type: 'progress'; readonly loadId: number; readonly progress: LoadProgress })
-  | (Envelope & { readonly type: 'summary'; readonly loadId: number; readonly summary: LogSummary })
+  | (Envelope & {
+      readonly type: 'summary'
+      readonly loadId: number
+      readonly summary: LogSummary
+      /** On the wire only (summary-delta.ts): `summary.replacements` holds the replacements from this index on, those
+       * before it are the previous summary's of the same load. The client restores the whole list before its listeners. */
+      readonly replacementsFrom?: number
+    })
   | (Envelope & {
       readonly type: 'load-failed'
       readonly loadId: number

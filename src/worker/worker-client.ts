@@ -5,6 +5,7 @@
  */
 
 import { createLensHost } from './lens-host.ts'
+import { createSummaryDecoder, createSummaryEncoder } from './summary-delta.ts'
 import {
   PROTOCOL_VERSION,
   parseResponse,
@@ -51,10 +52,11 @@ function createClient(connect: (receive: (data: unknown) => void) => Port): Lens
   let stateWanted: number | null = null
   const emit = (event: ClientEvent): void => listeners.forEach((l) => l(event))
 
+  const decode = createSummaryDecoder()
   const port = connect((data) => {
     let message: LensResponse
     try {
-      message = parseResponse(data)
+      message = decode(parseResponse(data))
     } catch (error) {
       console.error(error)
       return
@@ -149,7 +151,12 @@ export function createWorkerClient(): LensClient {
 export function createInThreadClient(): LensClient {
   return createClient((receive) => {
     let open = true
-    const handle = createLensHost((message) => setTimeout(() => open && receive(message), 0))
+    // Encoded as the worker does, so tests run the same summary deltas as the page.
+    const encode = createSummaryEncoder()
+    const handle = createLensHost((message) => {
+      const wire = encode(message)
+      setTimeout(() => open && receive(wire), 0)
+    })
     return {
       post: (message) => setTimeout(() => open && handle(message), 0),
       close: () => {
