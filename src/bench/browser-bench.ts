@@ -28,8 +28,10 @@ function option(name: string): string | undefined {
 const sizes = (option('sizes')?.split(',') ?? ['10k', '280k', '1.3M']) as PresetName[]
 const container = (option('container') ?? 'zstd') as 'zstd' | 'jsonl'
 const floorRuns = Number(option('floor-runs') ?? 3)
-// --lanes-only: just the first-rows and graph lanes (browser-lanes.ts); --skip-graph leaves the graph lane out.
-const lanesOnly = process.argv.includes('--lanes-only')
+// --lanes-only: just the first-rows and graph lanes (browser-lanes.ts); --skip-graph leaves the graph lane out;
+// --graph-only: just the graph lane.
+const graphOnly = process.argv.includes('--graph-only')
+const lanesOnly = graphOnly || process.argv.includes('--lanes-only')
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   // Up to 3 min: on a loaded shared machine vite preview can take far longer than its usual second to listen.
@@ -364,7 +366,7 @@ async function main(): Promise<void> {
         await context.close()
       }
       lanes = await browserLanes(browser, `http://localhost:${PORT}`, OUT_DIR, {
-        firstRows: lanesOnly || sizes.includes('280k'),
+        firstRows: !graphOnly && (lanesOnly || sizes.includes('280k')),
         graph: !process.argv.includes('--skip-graph'),
       })
     } finally {

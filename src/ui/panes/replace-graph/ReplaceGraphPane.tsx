@@ -5,17 +5,19 @@ import { useCallback, useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
-import { EMPTY_LAYOUT, FOREST_LAYOUT_ABOVE } from '../../../worker/replace-layout.ts'
+import { EMPTY_LAYOUT, LEAVES_COLLAPSE_ABOVE } from '../../../worker/replace-layout.ts'
 import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
-/** Above this many replacements in the log (where the worker switches to the forest layout), React Flow gets only
- * the nodes in view and a canvas draws the far view (LargeReplaceGraph); below it every node up to the cursor is a
- * React Flow node, as before. */
-export const LARGE_GRAPH_ABOVE = FOREST_LAYOUT_ABOVE
+/** Above this many replacements in the log (where the worker collapses leaves, so each replacement is one node),
+ * React Flow gets only the nodes in view and a canvas draws the far view (LargeReplaceGraph); below it every node up
+ * to the cursor is a React Flow node, as before. Not 600 (where the forest layout starts): a trace of the graph-5k
+ * lane showed React Flow with 150-600 mounted nodes growing with each interim summary (setNodes/setEdges and a
+ * store selector per node) making 80-170 ms tasks while the log opened. */
+export const LARGE_GRAPH_ABOVE = LEAVES_COLLAPSE_ABOVE
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
 const LARGE_MARKERS_PER_FRAME = 256
 const NO_ELEMENTS: FlowElements = { nodes: [], edges: [], nodeEnd: new Int32Array(1), edgeEnd: new Int32Array(1) }
@@ -36,7 +38,7 @@ export function ReplaceGraphPane() {
     () => (large ? NO_ELEMENTS : toFlowElements(summary?.replacements ?? [], summary?.replaceLayout ?? EMPTY_LAYOUT)),
     [large, summary?.replacements, summary?.replaceLayout],
   )
-  // One node per replacement there (leaves are collapsed above FOREST_LAYOUT_ABOVE): the first k own k nodes.
+  // One node per replacement there (leaves are collapsed above LEAVES_COLLAPSE_ABOVE): the first k own k nodes.
   const laidOut = large ? Math.min(summary?.replacements.length ?? 0, summary?.replaceLayout.count ?? 0) : 0
   const largeNodeEnd = useMemo(() => Int32Array.from({ length: laidOut + 1 }, (_, k) => k), [laidOut])
   const nodeEnd = large ? largeNodeEnd : all.nodeEnd

@@ -3,14 +3,15 @@
  * A drag moves the cursor once per animation frame; the worker client keeps only the latest state request.
  */
 
-import { memo, useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react'
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent, type PointerEvent } from 'react'
 import type { LensState } from '../../../store/create-lens-store.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectCursor, selectSnapshot, selectSummary } from '../../../store/selectors.ts'
 import { scrubActionFor, type ScrubAction } from './scrub-keys.ts'
-import { indexAtPointer, markPositions } from './timeline-marks.ts'
+import { MARK_BUCKETS, indexAtPointer, markPositions } from './timeline-marks.ts'
 import { lifespanOf } from '../../shared/lifespan.ts'
 import { RangeRow } from './RangeRow.tsx'
+import { useChartColors } from '../context-chart/chart-colors.ts'
 
 const NO_RANGES: readonly { from: number; to: number }[] = []
 
@@ -22,21 +23,42 @@ export function runScrubAction(state: LensState, action: ScrubAction): void {
   else state.setCursor((state.summary?.length ?? 0) - 1)
 }
 
-/** Memoized: a drag re-renders the scrubber every frame, the marks only change with the log. */
+/**
+ * One row of marks, drawn on a canvas. Memoized: a drag re-renders the scrubber every frame, the marks only change
+ * with the log. A canvas rather than a span per mark: while a big log opens, every summary moves every mark (the
+ * track's scale changes), and ~1,200 positioned spans (turns + replaces, up to MARK_BUCKETS each) cost the graph-5k
+ * bench lane 40-100 ms of style recalculation and paint per summary.
+ */
+/** The marks' canvas has a fixed resolution (two pixels per bucket) and is stretched over the track: it never
+ * needs redrawing when the track's width changes (it does as the digits of the cursor's seq change during a drag). */
+const MARK_CANVAS_WIDTH = MARK_BUCKETS * 2
+const MARK_CANVAS_HEIGHT = 6
 const MarkRow = memo(function MarkRow({
   marks,
-  className,
+  color,
   label,
 }: {
   marks: { fraction: number; index: number }[]
-  className: string
+  color: string
   label: string
 }) {
+  const canvasRef = useRef<HTMLCanvasElement>(null)
+  useEffect(() => {
+    const ctx = canvasRef.current?.getContext('2d')
+    if (ctx == null) return
+    ctx.clearRect(0, 0, MARK_CANVAS_WIDTH, MARK_CANVAS_HEIGHT)
+    ctx.fillStyle = color
+    for (const m of marks) ctx.fillRect(Math.round(m.fraction * (MARK_CANVAS_WIDTH - 2)), 0, 2, MARK_CANVAS_HEIGHT)
+  }, [marks, color])
   return (
     <div className="relative h-1.5" aria-hidden="true" title={label}>
-      {marks.map((m) => (
-        <span key={m.index} className={`absolute top-0 h-full w-0.5 ${className}`} style={{ left: `${m.fraction * 100}%` }} />
-      ))}
+      <canvas
+        ref={canvasRef}
+        width={MARK_CANVAS_WIDTH}
+        height={MARK_CANVAS_HEIGHT}
+        data-marks={marks.length}
+        className="absolute inset-0 h-full w-full"
+      />
     </div>
   )
 })
@@ -57,6 +79,8 @@ export function TimelineScrubber() {
     const span = lifespanOf(selectedSurface, last + 1)
     return span === null ? NO_RANGES : [span]
   }, [selectedSurface, last])
+  // The theme's warn / danger / muted tokens (compaction and prune are drawn in warn and danger).
+  const colors = useChartColors()
   const cursorSeq = summary?.seqIsIndex !== false || snapshot?.index !== cursor ? cursor : snapshot.seq
   const marks = useMemo(() => {
     if (summary === null) return { turns: [], replaces: [], diagnostics: [] }
@@ -125,13 +149,13 @@ export function TimelineScrubber() {
         className="relative min-w-0 flex-1 cursor-pointer touch-none select-none rounded py-1"
       >
         <div ref={trackRef} className="relative">
-          <MarkRow marks={marks.turns} className="bg-muted" label="turn starts" />
+          <MarkRow marks={marks.turns} color={colors.muted} label="turn starts" />
           <div className="relative my-0.5 h-2 rounded bg-raised">
             <div className="absolute left-0 top-0 h-full rounded bg-accent-soft" style={{ width: `${fraction * 100}%` }} />
             <div className="absolute -top-1 h-4 w-1 -translate-x-1/2 rounded bg-accent" style={{ left: `${fraction * 100}%` }} />
           </div>
-          <MarkRow marks={marks.replaces} className="bg-warn" label="replace operations" />
-          <MarkRow marks={marks.diagnostics} className="bg-danger" label="diagnostics" />
+          <MarkRow marks={marks.replaces} color={colors.compaction} label="replace operations" />
+          <MarkRow marks={marks.diagnostics} color={colors.prune} label="diagnostics" />
           {visible.length > 0 ? (
             <RangeRow
               ranges={visible}
