@@ -21,7 +21,8 @@ const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
 rmSync(outdir, { recursive: true, force: true })
 await build({
   absWorkingDir: root,
-  entryPoints: { 'dsh-lens': 'src/cli/main.ts' },
+  // The zstd read-ahead worker (src/cli/zstd-prefetch.ts) is its own entry: a Worker starts from a file.
+  entryPoints: { 'dsh-lens': 'src/cli/main.ts', 'zstd-frames-worker': 'src/cli/zstd-frames-worker.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -2,15 +2,26 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
+import { ZstdPrefetch } from './zstd-prefetch.ts'
 
 export class UnreadableLogError extends Error {}
 
 /** Read `path` ('-' for standard input) fully into a new LensLog. */
 export async function readLog(path: string, options: { upgradeLegacy?: boolean } = {}): Promise<LensLog> {
-  const log = new LensLog({ checksum: await loadContentChecksum(), upgradeLegacy: options.upgradeLegacy ?? true })
+  // zstd frames are decompressed ahead on a worker thread while this one parses and folds (zstd-prefetch.ts).
+  const prefetch = new ZstdPrefetch()
+  const log = new LensLog({
+    checksum: await loadContentChecksum(),
+    upgradeLegacy: options.upgradeLegacy ?? true,
+    decompressFrame: prefetch.decompressFrame,
+  })
+  const push = (bytes: Uint8Array): void => {
+    prefetch.observe(bytes)
+    log.push(bytes)
+  }
   try {
-    if (path === '-') for await (const chunk of process.stdin) log.push(chunk as Uint8Array)
-    else readFileInSlices(path, log)
+    if (path === '-') for await (const chunk of process.stdin) push(chunk as Uint8Array)
+    else readFileInSlices(path, push)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     const reason =
@@ -22,6 +33,8 @@ export async function readLog(path: string, options: { upgradeLegacy?: boolean }
             ? 'permission denied'
             : String(error)
     throw new UnreadableLogError(`cannot read ${path}: ${reason}`)
+  } finally {
+    prefetch.end()
   }
   log.finish()
   return log
@@ -35,7 +48,7 @@ const FILE_SLICE_BYTES = 8 << 20
  * a buffer is never reused). Nothing else runs in the CLI meanwhile, so blocking costs nothing and saves the
  * idle gaps of a stream. Non-regular files (a FIFO, a character device) are read the same way until EOF.
  */
-function readFileInSlices(path: string, log: LensLog): void {
+function readFileInSlices(path: string, push: (bytes: Uint8Array) => void): void {
   const fd = openSync(path, 'r')
   try {
     if (fstatSync(fd).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
@@ -43,7 +56,7 @@ function readFileInSlices(path: string, log: LensLog): void {
       const slice = Buffer.allocUnsafe(FILE_SLICE_BYTES)
       const n = readSync(fd, slice, 0, FILE_SLICE_BYTES, null)
       if (n === 0) break
-      log.push(slice.subarray(0, n))
+      push(slice.subarray(0, n))
     }
   } finally {
     closeSync(fd)

@@ -16,7 +16,7 @@ import { LineSplitter, MAX_LINE_BYTES, type SplitLine } from './line-splitter.ts
 import { ScannerVerdict } from './scanner-verdict.ts'
 import { isPackedRowTag, packedRowSize, validatePackedRow } from './packed-rows.ts'
 import { judgeHeaderLine } from './session-header.ts'
-import { ZstdContainer, hasZstdMagic, type ContentChecksum } from './zstd-container.ts'
+import { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './zstd-container.ts'
 
 /** Where a record's text lives: a char range of a decoded string (see SplitLine). */
 export interface RecordText {
@@ -54,6 +54,8 @@ export interface DecoderOptions {
   readonly checksum?: ContentChecksum
   /** Longest line read (bytes); longer lines are a `line-too-long` defect. Default MAX_LINE_BYTES; tests lower it. */
   readonly maxLineBytes?: number
+  /** Decodes each complete zstd frame (default fzstd on this thread); see FrameDecompressor. */
+  readonly decompressFrame?: FrameDecompressor
 }
 
 export interface DecoderProgress {
@@ -150,6 +152,7 @@ export class SessionDecoder {
           diagnostic: (d) => this.sink.diagnostic(d),
         },
         this.options.checksum,
+        this.options.decompressFrame,
       )
     }
   }

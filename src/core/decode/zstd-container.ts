@@ -21,6 +21,14 @@ export function hasZstdMagic(bytes: Uint8Array): boolean {
 /** Lower 32 bits of XXH64(seed 0), the zstd content checksum. */
 export type ContentChecksum = (plaintext: Uint8Array) => number
 
+/**
+ * Decompresses one complete frame (`index` counts frames from 0, `offset` is its first input byte): fzstd's
+ * `decompress` by default. A host may hand in one that returns plaintext decoded ahead elsewhere (the CLI decodes
+ * frames on a worker thread while this thread parses); it must return exactly what `decompress(frame)` returns,
+ * or throw what it throws.
+ */
+export type FrameDecompressor = (frame: Uint8Array, index: number, offset: number) => Uint8Array
+
 export interface ZstdFrameSink {
   /** A complete, verified frame's plaintext. `index` counts frames from 0. */
   frame(plaintext: Uint8Array, index: number, offset: number): void
@@ -112,6 +120,7 @@ export class ZstdContainer {
   constructor(
     private readonly sink: ZstdFrameSink,
     private readonly checksum: ContentChecksum | undefined,
+    private readonly decompressFrame?: FrameDecompressor,
   ) {}
 
   /** Frames completed so far. */
@@ -237,7 +246,7 @@ export class ZstdContainer {
     }
     let plaintext: Uint8Array
     try {
-      plaintext = decompress(frame)
+      plaintext = this.decompressFrame === undefined ? decompress(frame) : this.decompressFrame(frame, index, offset)
     } catch (error) {
       this.corrupt(offset, error instanceof Error ? error.message : String(error))
       return

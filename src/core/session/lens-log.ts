@@ -9,7 +9,7 @@
 
 import { SessionDecoder, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
 import { expandPackedMember, packedRowSize } from '../decode/packed-rows.ts'
-import type { ContentChecksum } from '../decode/zstd-container.ts'
+import type { ContentChecksum, FrameDecompressor } from '../decode/zstd-container.ts'
 import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
 import { SurfaceFold } from '../fold/surface-fold.ts'
 import type { Replacement } from '../fold/surface-timeline.ts'
@@ -32,6 +32,8 @@ export interface LensLogOptions {
   readonly upgradeLegacy?: boolean
   /** Longest line read, in bytes (default: the decoder's MAX_LINE_BYTES); tests lower it. */
   readonly maxLineBytes?: number
+  /** Decodes each complete zstd frame (default fzstd on this thread); the CLI decodes them ahead on a worker thread. */
+  readonly decompressFrame?: FrameDecompressor
 }
 
 /**
@@ -136,6 +138,7 @@ export class LensLog {
       {
         ...(options.checksum === undefined ? {} : { checksum: options.checksum }),
         ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+        ...(options.decompressFrame === undefined ? {} : { decompressFrame: options.decompressFrame }),
       },
     )
   }
