@@ -8,7 +8,13 @@ export * from './model/log-event.ts'
 export * from './model/diagnostic.ts'
 export { countAtMost, countBelow } from './model/sorted-search.ts'
 export * as harnessMessages from './model/harness-messages.ts'
-export { SessionDecoder, type DecodedRecord, type DecoderSink, type DecoderProgress } from './decode/session-decoder.ts'
+export {
+  SessionDecoder,
+  type BudgetCut,
+  type DecodedRecord,
+  type DecoderSink,
+  type DecoderProgress,
+} from './decode/session-decoder.ts'
 export { LineSplitter, type SplitLine } from './decode/line-splitter.ts'
 export { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './decode/zstd-container.ts'
 export { loadContentChecksum } from './decode/xxh64.ts'

@@ -4,7 +4,7 @@
  */
 
 import { contextSeriesAnswer } from './context-series-query.ts'
-import { LensSession, SERIES_SLICE_MS } from './lens-session.ts'
+import { LensSession, SERIES_SLICE_MS, type LensSessionOptions } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
 import { SearchQueries } from './search-query.ts'
 import { yieldToEventLoop } from './yield-to-event-loop.ts'
@@ -20,8 +20,8 @@ export const INTERIM_SUMMARY_INTERVAL_MS = 300
 export type PostResponse = (message: LensResponse, transfer: Transferable[]) => void
 
 /** Build the handler for one worker (or in-thread host). `post` sends a response back. */
-export function createLensHost(post: PostResponse): (data: unknown) => void {
-  const ready = LensSession.create()
+export function createLensHost(post: PostResponse, options: LensSessionOptions = {}): (data: unknown) => void {
+  const ready = LensSession.create(options)
   const searches = new SearchQueries()
   let activeLoad = -1
   let live = false
@@ -76,6 +76,16 @@ export function createLensHost(post: PostResponse): (data: unknown) => void {
         open = false
         pendingChunks = []
         fail(session, loadId, error)
+        break
+      }
+      if (session.budgetReached) {
+        // The decoded-bytes budget stopped the load: it is final with what it kept, later chunks (a live feed's
+        // appends, the rest of a download) are dropped; the summary's `sizeBudget` says so.
+        open = false
+        pendingChunks = []
+        session.finish(false)
+        sendProgress(session, loadId, true)
+        sendSummary(session, loadId)
         break
       }
       sendProgress(session, loadId, false)

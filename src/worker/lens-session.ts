@@ -22,6 +22,7 @@ import {
   type LoadProgress,
   type LogSummary,
   type ReplacementInfo,
+  type SizeBudgetCut,
   type TranscriptList,
   type TranscriptRowRef,
 } from './protocol.ts'
@@ -37,6 +38,20 @@ const COUNTERPARTS_MAX = 2000
 /** While a live log grows, the full graph layout is redone at most this often; in between, appended
  * replacements are placed cheaply (`extendLayout`). */
 const FULL_LAYOUT_INTERVAL_MS = 1000
+
+/**
+ * Most decoded (plain-text) bytes of one log the worker holds: 1 GiB. The worker keeps about 1.8x the plain text
+ * (README "Limits"), so this is ~1.9 GB of a worker heap Chromium caps at a few GB, and below the ~1.5 GB plain log
+ * that may end the worker for lack of memory; the largest log tested in the browser is 114 MB. Past it a load keeps
+ * the whole lines before it (every pane works on that prefix, its fold exact) and says so (`LogSummary.sizeBudget`,
+ * diagnostic `size-budget`). Tests lower it through `LensSession.create` / `createLensHost`.
+ */
+export const DECODED_BYTES_BUDGET = 1024 * 1024 * 1024
+
+export interface LensSessionOptions {
+  /** Most decoded bytes per log (default `DECODED_BYTES_BUDGET`). */
+  readonly decodedBytesBudget?: number
+}
 
 /** Slice of worker time one context-series extension may take before it yields (ms). */
 export const SERIES_SLICE_MS = 30
@@ -71,13 +86,25 @@ export class LensSession {
    */
   private series: ContextSeries | null = null
 
-  private constructor(private readonly checksum: ContentChecksum) {
-    this.log = new LensLog({ checksum })
+  private constructor(
+    private readonly checksum: ContentChecksum,
+    private readonly budget: number,
+  ) {
+    this.log = this.newLog()
   }
 
   /** Loads the zstd checksum (WebAssembly) once, then gives an empty session. */
-  static async create(): Promise<LensSession> {
-    return new LensSession(await loadContentChecksum())
+  static async create(options: LensSessionOptions = {}): Promise<LensSession> {
+    return new LensSession(await loadContentChecksum(), options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
+  }
+
+  private newLog(): LensLog {
+    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget })
+  }
+
+  /** Whether the decoded-bytes budget stopped this load: it takes no more input (a live feed stops appending). */
+  get budgetReached(): boolean {
+    return this.log.budgetCut !== null
   }
 
   /** The underlying log, for tests and for the live feed. */
@@ -87,7 +114,7 @@ export class LensSession {
 
   /** Drop the current log and start a new one (a second file replaces the first cleanly). */
   begin(name: string, totalBytes: number | null): void {
-    this.log = new LensLog({ checksum: this.checksum })
+    this.log = this.newLog()
     this.name = name
     this.totalBytes = totalBytes
     this.startedAt = Date.now()
@@ -103,6 +130,7 @@ export class LensSession {
     this.series = null
   }
 
+  /** Feed bytes; ignored once the budget stopped the load. */
   push(bytes: Uint8Array): void {
     this.log.push(bytes)
   }
@@ -117,10 +145,11 @@ export class LensSession {
   /**
    * Read a Blob (a dropped File) in slices, pushing each into the log.
    * @param onSlice called after every slice; return false to stop (cancel).
-   * @returns whether the whole blob was read.
+   * @returns false when cancelled (the budget stopping the read is not a cancel: see `budgetReached`).
    */
   async loadBlob(blob: Blob, onSlice: () => boolean): Promise<boolean> {
-    for (let offset = 0; offset < blob.size;) {
+    // Past the budget nothing more is read from the file.
+    for (let offset = 0; offset < blob.size && !this.budgetReached;) {
       const end = offset + (offset === 0 ? FIRST_SLICE_BYTES : READ_SLICE_BYTES)
       const bytes = new Uint8Array(await blob.slice(offset, end).arrayBuffer())
       offset = end
@@ -183,6 +212,19 @@ export class LensSession {
       seqIsIndex: this.seqIsIndex(),
       final: this.final,
       cancelled: this.cancelled,
+      sizeBudget: this.sizeBudget(),
+    }
+  }
+
+  private sizeBudget(): SizeBudgetCut | null {
+    const cut = this.log.budgetCut
+    if (cut === null) return null
+    return {
+      budgetBytes: cut.budgetBytes,
+      keptBytes: cut.keptBytes,
+      inputBytes: cut.inputBytes,
+      totalBytes: this.totalBytes,
+      events: this.log.length,
     }
   }
 

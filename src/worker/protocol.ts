@@ -77,6 +77,21 @@ export interface LogSummary {
   /** False while a live source is still appending. */
   readonly final: boolean
   readonly cancelled: boolean
+  /** Set when the worker's decoded-bytes budget stopped the load (the events shown are the whole prefix before it). */
+  readonly sizeBudget: SizeBudgetCut | null
+}
+
+/** Where the decoded-bytes budget (`DECODED_BYTES_BUDGET`, lens-session.ts) stopped a load. */
+export interface SizeBudgetCut {
+  /** The budget, in decoded (plain-text) bytes. */
+  readonly budgetBytes: number
+  /** Decoded bytes of the whole lines kept (<= budgetBytes). */
+  readonly keptBytes: number
+  /** Source bytes read when it stopped (compressed bytes for zstd), of `totalBytes` when the size is known. */
+  readonly inputBytes: number
+  readonly totalBytes: number | null
+  /** Events kept (= `LogSummary.length`). */
+  readonly events: number
 }
 
 /** The state as of one cursor: small, so a drag can ask for it every frame. */

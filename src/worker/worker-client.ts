@@ -5,6 +5,7 @@
  */
 
 import { createLensHost } from './lens-host.ts'
+import type { LensSessionOptions } from './lens-session.ts'
 import { createSummaryDecoder, createSummaryEncoder } from './summary-delta.ts'
 import {
   PROTOCOL_VERSION,
@@ -148,7 +149,7 @@ export function createWorkerClient(): LensClient {
 }
 
 /** Same protocol, same host, no worker: for tests (messages still go through a macrotask, as with a worker). */
-export function createInThreadClient(): LensClient {
+export function createInThreadClient(options: LensSessionOptions = {}): LensClient {
   return createClient((receive) => {
     let open = true
     // Encoded as the worker does, so tests run the same summary deltas as the page.
@@ -156,7 +157,7 @@ export function createInThreadClient(): LensClient {
     const handle = createLensHost((message) => {
       const wire = encode(message)
       setTimeout(() => open && receive(wire), 0)
-    })
+    }, options)
     return {
       post: (message) => setTimeout(() => open && handle(message), 0),
       close: () => {

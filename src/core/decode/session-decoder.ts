@@ -47,6 +47,20 @@ export interface DecoderSink {
   header(header: SessionHeader | null, line: number): void
   record(record: DecodedRecord): void
   diagnostic(diagnostic: Diagnostic): void
+  /** The decoded-bytes budget stopped the read (once; `DecoderOptions.plainBytesBudget`). */
+  budgetReached?(cut: BudgetCut): void
+}
+
+/** Where a decoded-bytes budget stopped a read: every line before `keptBytes` was read, nothing after it. */
+export interface BudgetCut {
+  /** The budget (plaintext bytes). */
+  readonly budgetBytes: number
+  /** Plaintext bytes of the whole lines kept (<= budgetBytes), header included. */
+  readonly keptBytes: number
+  /** Lines kept. */
+  readonly lines: number
+  /** Container bytes pushed when the read stopped (compressed bytes for zstd). */
+  readonly inputBytes: number
 }
 
 export interface DecoderOptions {
@@ -56,6 +70,11 @@ export interface DecoderOptions {
   readonly maxLineBytes?: number
   /** Decodes each complete zstd frame (default fzstd on this thread); see FrameDecompressor. */
   readonly decompressFrame?: FrameDecompressor
+  /**
+   * Most plaintext bytes read (default: no limit). Past it the read stops at the last line boundary within it,
+   * keeps everything before, and ignores the rest of the input (`budgetCut`); zstd frames are decoded only that far.
+   */
+  readonly plainBytesBudget?: number
 }
 
 export interface DecoderProgress {
@@ -85,6 +104,7 @@ export class SessionDecoder {
   private bomChecked = false
   private finished = false
   private readonly scanner: ScannerVerdict
+  private cut: BudgetCut | null = null
 
   constructor(
     private readonly sink: DecoderSink,
@@ -106,8 +126,13 @@ export class SessionDecoder {
     }
   }
 
+  /** Where the decoded-bytes budget stopped the read, or null. */
+  get budgetCut(): BudgetCut | null {
+    return this.cut
+  }
+
   push(chunk: Uint8Array): void {
-    if (this.finished || chunk.length === 0) return
+    if (this.finished || this.cut !== null || chunk.length === 0) return
     this.inputBytes += chunk.length
     if (this.encoding === null) {
       // Hold the first bytes until the 4-byte magic can be read.
@@ -132,13 +157,16 @@ export class SessionDecoder {
       this.route(head)
     }
     this.finished = true
-    this.zstd?.finish()
-    this.splitter.finish()
+    // Past a budget cut the rest was never read: no torn frame or tail, and no verdict about the log's end.
+    if (this.cut === null) {
+      this.zstd?.finish()
+      this.splitter.finish()
+    }
     if (!this.headerSeen) {
       this.emit('error', 'header-missing', 1, null, this.encoding === 'zstd' ? ZSTD.empty : HEADER.missing)
       this.sink.header(null, 1)
     }
-    this.scanner.finish()
+    if (this.cut === null) this.scanner.finish()
   }
 
   private begin(encoding: LogEncoding): void {
@@ -150,9 +178,18 @@ export class SessionDecoder {
           frame: (plaintext, index) => this.onFrame(plaintext, index, true),
           tornFrame: (plaintext, index) => this.onFrame(plaintext, index, false),
           diagnostic: (d) => this.sink.diagnostic(d),
+          budgetFrame: (plaintext, index) => {
+            // A frame past the budget: what fits of it is read, then the read stops wherever that left it. Its first
+            // part still shows a header frame holding more than the header line.
+            const nl = index === 0 ? plaintext.indexOf(0x0a) : -1
+            if (nl !== -1 && nl !== plaintext.length - 1) this.emit('error', 'zstd-header-frame', 1, null, ZSTD.headerFrame)
+            this.onFrame(plaintext, index, false)
+            this.stopAtBudget()
+          },
         },
         this.options.checksum,
         this.options.decompressFrame,
+        this.options.plainBytesBudget === undefined ? undefined : () => this.room(),
       )
     }
   }
@@ -191,7 +228,32 @@ export class SessionDecoder {
         bytes = bytes.subarray(3)
       }
     }
+    const room = this.room()
+    if (bytes.length > room) {
+      // Keep the whole lines that fit; the line the budget falls in, and all after it, are not read.
+      const nl = room > 0 ? bytes.lastIndexOf(0x0a, room - 1) : -1
+      if (nl >= 0) this.splitter.push(bytes.subarray(0, nl + 1))
+      this.stopAtBudget()
+      return
+    }
     this.splitter.push(bytes)
+  }
+
+  /** Plaintext bytes the budget still takes (0 once it stopped the read). */
+  private room(): number {
+    if (this.cut !== null) return 0
+    return (this.options.plainBytesBudget ?? Infinity) - this.splitter.bytes
+  }
+
+  private stopAtBudget(): void {
+    if (this.cut !== null) return
+    this.cut = {
+      budgetBytes: this.options.plainBytesBudget ?? Infinity,
+      keptBytes: this.splitter.bytes - this.splitter.pendingBytes,
+      lines: this.splitter.lines,
+      inputBytes: this.inputBytes,
+    }
+    this.sink.budgetReached?.(this.cut)
   }
 
   private onLine(line: SplitLine): void {

@@ -8,6 +8,7 @@
  */
 
 import { Decompress, decompress } from 'fzstd'
+import { decodeFramePrefix } from './zstd-frame-prefix.ts'
 import { ZSTD } from '../model/harness-messages.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
 
@@ -34,6 +35,11 @@ export interface ZstdFrameSink {
   frame(plaintext: Uint8Array, index: number, offset: number): void
   /** Plaintext recovered from a torn final frame (only complete blocks). */
   tornFrame(plaintext: Uint8Array, index: number, offset: number): void
+  /**
+   * The first plaintext of a complete frame that would pass the decoded-bytes budget (`room`): at most `room()`
+   * bytes, unverified (a checksum covers the whole frame). Empty when the frame cannot be decoded in pieces.
+   */
+  budgetFrame?(plaintext: Uint8Array, index: number, offset: number): void
   diagnostic(d: Diagnostic): void
 }
 
@@ -121,6 +127,9 @@ export class ZstdContainer {
     private readonly sink: ZstdFrameSink,
     private readonly checksum: ContentChecksum | undefined,
     private readonly decompressFrame?: FrameDecompressor,
+    /** Plaintext bytes the reader still takes (its decoded-bytes budget); a frame that may hold more is decoded
+     * only that far (zstd-frame-prefix.ts), so a small frame cannot expand past the budget in memory. */
+    private readonly room?: () => number,
   ) {}
 
   /** Frames completed so far. */
@@ -220,7 +229,7 @@ export class ZstdContainer {
           // Remember progress so a slow writer is not rescanned from the frame start.
           return
         }
-        this.completeFrame(end, s.checksum, s.declared > bound ? s.declared : -1)
+        this.completeFrame(end, s.checksum, s.declared > bound ? s.declared : -1, s.declared, bound)
       }
     }
   }
@@ -234,7 +243,7 @@ export class ZstdContainer {
   }
 
   /** @param impossibleSize a declared content size larger than the blocks can hold, or -1 */
-  private completeFrame(end: number, hasChecksum: boolean, impossibleSize: number): void {
+  private completeFrame(end: number, hasChecksum: boolean, impossibleSize: number, declared = -1, bound = 0): void {
     const offset = this.frameStart
     const frame = this.queue.take(offset, end)
     this.frameStart = end
@@ -244,9 +253,22 @@ export class ZstdContainer {
       this.corrupt(offset, `declared content size ${impossibleSize} is more than its blocks can hold`)
       return
     }
+    const room = this.room?.() ?? Infinity
+    // Past the budget's room at most (declared size, else the blocks' bound): decode only as far as the room.
+    const most = declared >= 0 ? declared : bound
     let plaintext: Uint8Array
     try {
-      plaintext = this.decompressFrame === undefined ? decompress(frame) : this.decompressFrame(frame, index, offset)
+      const prefix = most > room ? decodeFramePrefix(frame, declared, room) : null
+      if (prefix !== null && !prefix.whole) {
+        this.sink.budgetFrame?.(prefix.plaintext, index, offset)
+        return
+      }
+      plaintext =
+        prefix !== null
+          ? prefix.plaintext
+          : this.decompressFrame === undefined
+            ? decompress(frame)
+            : this.decompressFrame(frame, index, offset)
     } catch (error) {
       this.corrupt(offset, error instanceof Error ? error.message : String(error))
       return

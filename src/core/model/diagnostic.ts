@@ -40,6 +40,8 @@ export type DiagnosticCode =
   | 'derive-error'
   | 'open-turn'
   | 'line-too-long'
+  // Not a defect of the log: the viewer's decoded-bytes budget stopped the read (LensLogOptions.plainBytesBudget).
+  | 'size-budget'
   // Provider invariants (src/core/invariants): warnings, never part of the fold's verdict.
   | InvariantCode
 

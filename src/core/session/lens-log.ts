@@ -7,7 +7,7 @@
  * for a valid log index === seq.
  */
 
-import { SessionDecoder, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
+import { SessionDecoder, type BudgetCut, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
 import { expandPackedMember, packedRowSize } from '../decode/packed-rows.ts'
 import type { ContentChecksum, FrameDecompressor } from '../decode/zstd-container.ts'
 import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
@@ -34,6 +34,9 @@ export interface LensLogOptions {
   readonly maxLineBytes?: number
   /** Decodes each complete zstd frame (default fzstd on this thread); the CLI decodes them ahead on a worker thread. */
   readonly decompressFrame?: FrameDecompressor
+  /** Most decoded (plain-text) bytes read; past it the log keeps the whole lines before and reads no more, with a
+   * `size-budget` warning at the last event kept (`budgetCut`). Default: no limit (the CLI); the viewer sets one. */
+  readonly plainBytesBudget?: number
 }
 
 /**
@@ -134,11 +137,13 @@ export class LensLog {
         },
         record: (record) => this.ingest(record),
         diagnostic: (d) => this.diagnostics.push(d),
+        budgetReached: (cut) => this.diagnoseBudget(cut),
       },
       {
         ...(options.checksum === undefined ? {} : { checksum: options.checksum }),
         ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
         ...(options.decompressFrame === undefined ? {} : { decompressFrame: options.decompressFrame }),
+        ...(options.plainBytesBudget === undefined ? {} : { plainBytesBudget: options.plainBytesBudget }),
       },
     )
   }
@@ -153,7 +158,8 @@ export class LensLog {
     this.decoder.finish()
     this.invariants.finish()
     const closers = this.wouldSynthesize()
-    if (closers.length > 0) {
+    // A log cut by the budget does not end here: what the harness would append is unknown.
+    if (closers.length > 0 && this.budgetCut === null) {
       const last = this.length - 1
       this.diagnostics.push({
         severity: 'warning',
@@ -173,6 +179,11 @@ export class LensLog {
 
   get progress(): DecoderProgress & { readonly events: number } {
     return { ...this.decoder.progress, events: this.eventCount }
+  }
+
+  /** Where the decoded-bytes budget stopped the read (`LensLogOptions.plainBytesBudget`), or null. */
+  get budgetCut(): BudgetCut | null {
+    return this.decoder.budgetCut
   }
 
   get encoding(): LogEncoding | null {
@@ -394,6 +405,19 @@ export class LensLog {
         ...(this.lastViolationCount === 0 ? { detail: 'the harness rejects this log here' } : {}),
       })
     }
+  }
+
+  private diagnoseBudget(cut: BudgetCut): void {
+    const last = this.length - 1
+    const seq = last < 0 ? undefined : this.seqOf(last)
+    this.diagnostics.push({
+      severity: 'warning',
+      code: 'size-budget',
+      line: last < 0 ? null : this.lineOf(last),
+      seq: typeof seq === 'number' ? seq : null,
+      index: last < 0 ? null : last,
+      message: `dsh-lens stopped reading after ${cut.keptBytes} bytes of decoded log (its budget is ${cut.budgetBytes} bytes): the ${this.length} events before are shown, nothing after ${last < 0 ? 'the start' : `line ${this.lineOf(last)}`} was read`,
+    })
   }
 
   private diagnose(
