@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { generatePreset, toJsonl } from '../core/generate/index.ts'
 import { LensSession } from './lens-session.ts'
 import type { ReplacementInfo } from './protocol.ts'
-import { layoutForest } from './replace-forest-layout.ts'
+import { layoutForest, nestingParents } from './replace-forest-layout.ts'
 import { FOREST_LAYOUT_ABOVE, REPLACE_NODE_SIZE, layoutReplacements } from './replace-layout.ts'
 
 const { width: W, height: H } = REPLACE_NODE_SIZE
@@ -52,6 +52,24 @@ describe('layoutForest', () => {
     }
     expect(Math.max(...depth.values())).toBe(4)
     checkLayout(summary.replacements)
+    // The nesting the large graph draws: each nested replacement's parent is the one whose shadowed seqs hold it,
+    // and built in pieces (as interim summaries extend it) it is the same as built at once.
+    const all = summary.replacements
+    const parent = nestingParents(all)
+    expect(summary.replaceLayout.parent).toEqual(parent)
+    let nested = 0
+    all.forEach((r, k) =>
+      r.shadowedSeqs.forEach((s, i) => {
+        if (r.shadowedIsReplacement[i] !== true) return
+        nested++
+        expect(parent[all.findIndex((c) => c.seq === s)]).toBe(k)
+      }),
+    )
+    expect(nested).toBeGreaterThan(100)
+    expect([...parent].filter((p) => p >= 0).length).toBe(nested)
+    let pieces = nestingParents(all.slice(0, 1234))
+    pieces = nestingParents(all.slice(0, 3000), pieces)
+    expect(nestingParents(all, pieces)).toEqual(parent)
     const layout = summary.replaceLayout
     const width = Math.max(...layout.x) + W
     const height = Math.max(...layout.y) + H

@@ -16,6 +16,29 @@ const RANK_SEP = 40
 const ROW_SEP = 120
 
 /**
+ * For each replacement, the index of the one that nested it, or -1 (first parent wins, as in the layout below).
+ * Incremental: a replacement only nests earlier ones, so given the parents of the first `previous.length` (from an
+ * earlier summary of the same load) only the new replacements' shadowed seqs are walked.
+ */
+export function nestingParents(replacements: readonly ReplacementInfo[], previous?: Int32Array): Int32Array {
+  const count = replacements.length
+  const from = previous !== undefined && previous.length <= count ? previous.length : 0
+  const parent = new Int32Array(count).fill(-1)
+  if (from > 0 && previous !== undefined) parent.set(previous)
+  const indexBySeq = new Map<number, number>()
+  replacements.forEach((r, k) => indexBySeq.set(r.seq, k))
+  for (let k = from; k < count; k++) {
+    const r = replacements[k] as ReplacementInfo
+    r.shadowedSeqs.forEach((s, i) => {
+      if (r.shadowedIsReplacement[i] !== true) return
+      const child = indexBySeq.get(s)
+      if (child !== undefined && child < k && parent[child] === -1) parent[child] = k
+    })
+  }
+  return parent
+}
+
+/**
  * @param replacements every replacement, in event order (a nested replacement always comes before its parent)
  * @param size the box of one replacement node
  */

@@ -5,7 +5,7 @@
 
 import * as dagre from '@dagrejs/dagre'
 import type { ReplacementInfo } from './protocol.ts'
-import { layoutForest } from './replace-forest-layout.ts'
+import { layoutForest, nestingParents } from './replace-forest-layout.ts'
 
 export const REPLACE_NODE_SIZE = { width: 190, height: 66 } as const
 export const LEAF_NODE_SIZE = { width: 110, height: 30 } as const
@@ -38,7 +38,7 @@ export interface ReplaceLayout {
   /** Sorted by owner, so the leaves of the first k replacements are a prefix. */
   readonly leaves: readonly GraphLeaf[]
   readonly leavesCollapsed: boolean
-  /** Forest layout only: for each replacement the index of the one that nested it, or -1 (the large graph's edges),
+  /** With leaves collapsed: for each replacement the index of the one that nested it, or -1 (the large graph's edges),
    * built once in the worker so the main thread does not walk every shadowed seq again on each summary. */
   readonly parent?: Int32Array
 }
@@ -112,7 +112,7 @@ export function layoutReplacements(replacements: readonly ReplacementInfo[]): Re
       y: p.y - LEAF_NODE_SIZE.height / 2,
     }
   })
-  return { count, x, y, leaves, leavesCollapsed: collapsed }
+  return { count, x, y, leaves, leavesCollapsed: collapsed, ...(collapsed ? { parent: nestingParents(replacements) } : {}) }
 }
 
 /**
@@ -150,5 +150,6 @@ export function extendLayout(previous: ReplaceLayout, replacements: readonly Rep
     )
     top = nodeY
   }
-  return { count, x, y, leaves, leavesCollapsed: previous.leavesCollapsed }
+  const parent = previous.leavesCollapsed ? { parent: nestingParents(replacements, previous.parent) } : {}
+  return { count, x, y, leaves, leavesCollapsed: previous.leavesCollapsed, ...parent }
 }

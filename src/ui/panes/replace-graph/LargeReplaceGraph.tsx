@@ -214,24 +214,33 @@ function FitLarge({ layout, drawn }: { layout: ReplaceLayout; drawn: number }) {
   const flow = useReactFlow()
   const width = useStore((s) => s.width)
   const height = useStore((s) => s.height)
+  // Bounds of every prefix, once per layout: the catch-up changes `drawn` every frame, and a walk over all boxes per
+  // frame showed up in the graph-5k traces.
+  const prefix = useMemo(() => prefixBounds(layout), [layout])
   useEffect(() => {
     const n = Math.min(drawn, layout.count)
     if (n === 0 || width === 0 || height === 0) return
-    let x0 = Infinity
-    let y0 = Infinity
-    let x1 = -Infinity
-    let y1 = -Infinity
-    for (let k = 0; k < n; k++) {
-      const x = layout.x[k] as number
-      const y = layout.y[k] as number
-      if (x < x0) x0 = x
-      if (y < y0) y0 = y
-      if (x > x1) x1 = x
-      if (y > y1) y1 = y
-    }
+    const k = 4 * (n - 1)
+    const [x0, y0, x1, y1] = [prefix[k] as number, prefix[k + 1] as number, prefix[k + 2] as number, prefix[k + 3] as number]
     const bounds = { x: x0, y: y0, width: x1 - x0 + REPLACE_NODE_SIZE.width, height: y1 - y0 + REPLACE_NODE_SIZE.height }
     const frame = requestAnimationFrame(() => void flow.fitBounds(bounds, { padding: 0.15 }))
     return () => cancelAnimationFrame(frame)
-  }, [flow, layout, drawn, width, height])
+  }, [flow, layout, prefix, drawn, width, height])
   return null
+}
+
+/** For each k, the min x, min y, max x, max y of the first k + 1 boxes' top-left corners (4 numbers per k). */
+function prefixBounds(layout: ReplaceLayout): Float64Array {
+  const out = new Float64Array(4 * layout.count)
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity]
+  for (let k = 0; k < layout.count; k++) {
+    const x = layout.x[k] as number
+    const y = layout.y[k] as number
+    if (x < x0) x0 = x
+    if (y < y0) y0 = y
+    if (x > x1) x1 = x
+    if (y > y1) y1 = y
+    out.set([x0, y0, x1, y1], 4 * k)
+  }
+  return out
 }

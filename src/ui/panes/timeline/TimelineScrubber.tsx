@@ -47,8 +47,11 @@ const MarkRow = memo(function MarkRow({
     const ctx = canvasRef.current?.getContext('2d')
     if (ctx == null) return
     ctx.clearRect(0, 0, MARK_CANVAS_WIDTH, MARK_CANVAS_HEIGHT)
+    // One path, one fill: a fillRect per mark took tens of ms for 600 marks on the bench's software canvas.
+    const path = new Path2D()
+    for (const m of marks) path.rect(Math.round(m.fraction * (MARK_CANVAS_WIDTH - 2)), 0, 2, MARK_CANVAS_HEIGHT)
     ctx.fillStyle = color
-    for (const m of marks) ctx.fillRect(Math.round(m.fraction * (MARK_CANVAS_WIDTH - 2)), 0, 2, MARK_CANVAS_HEIGHT)
+    ctx.fill(path)
   }, [marks, color])
   return (
     <div className="relative h-1.5" aria-hidden="true" title={label}>
