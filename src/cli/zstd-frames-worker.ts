@@ -8,7 +8,8 @@
 
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads'
 import { decompress } from 'fzstd'
-import { ZstdContainer } from '../core/index.ts'
+// Straight from its module, not the core's index: the worker's bundle then holds the container and fzstd only.
+import { ZstdContainer } from '../core/decode/zstd-container.ts'
 import { BATCH_BYTES, PrefetchSlot, type FrameBatch } from './zstd-prefetch-protocol.ts'
 
 const { port, state } = workerData as { port: MessagePort; state: SharedArrayBuffer }
