@@ -78,3 +78,18 @@ export async function readmeScreenshot(page: Page, name: string): Promise<void> 
   const path = process.env['README_SCREENSHOTS'] === '1' ? `public/screenshots/${name}.png` : `e2e/screenshots/readme-${name}.png`
   await page.screenshot({ path })
 }
+
+/**
+ * Lower the worker's decoded-bytes budget for this page (test-only): the lens worker's script is served with
+ * `self.__DSH_LENS_TEST_BUDGET__ = bytes;` in front, which `lens.worker.ts` reads once at start. Call before `goto`.
+ */
+export async function lowerDecodedBudget(page: Page, bytes: number): Promise<void> {
+  await page.route(
+    (url) => /\/assets\/lens\.worker-[^/]*\.js$/.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch()
+      const body = `self.__DSH_LENS_TEST_BUDGET__ = ${bytes};\n${await response.text()}`
+      await route.fulfill({ response, body })
+    },
+  )
+}

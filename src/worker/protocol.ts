@@ -87,7 +87,8 @@ export interface SizeBudgetCut {
   readonly budgetBytes: number
   /** Decoded bytes of the whole lines kept (<= budgetBytes). */
   readonly keptBytes: number
-  /** Source bytes read when it stopped (compressed bytes for zstd), of `totalBytes` when the size is known. */
+  /** Where in the source it stopped (end of the last line kept; for zstd, the start of the frame it stopped in), of
+   * `totalBytes` when the size is known. */
   readonly inputBytes: number
   readonly totalBytes: number | null
   /** Events kept (= `LogSummary.length`). */

@@ -10,7 +10,8 @@ import { generateSession, headerLine, batchText, toJsonl } from '../core/generat
 import { eventsOfJsonl } from '../test-support/expanded-events.ts'
 import { harnessVerdict } from '../test-support/harness-oracle.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
-import { zstdFrame, zstdFrames } from '../test-support/zstd-frames.ts'
+import { zstdFrame } from '../test-support/zstd-frames.ts'
+import { concatBytes as concat } from '../test-support/fuzz-kit.ts'
 import { DECODED_BYTES_BUDGET, LensSession } from './lens-session.ts'
 import { createInThreadClient } from './worker-client.ts'
 import type { LogSummary } from './protocol.ts'
@@ -82,7 +83,7 @@ describe('decoded-bytes budget', () => {
     const s = await loadBlob(plain)
     const summary = expectPrefixFold(s, jsonl)
     // Nothing past the cut was read from the file (the first slice is 256 KB, so at most that).
-    expect(summary.sizeBudget?.inputBytes).toBeLessThanOrEqual(plain.length)
+    expect(summary.sizeBudget?.inputBytes).toBe(summary.sizeBudget?.keptBytes)
     expect(s.lensLog.progress.plainBytes).toBeLessThanOrEqual(plain.length)
     // Every pane's query works on the prefix: rows, details.
     const rows = s.transcriptRows('messages', 0, 1000)
@@ -105,10 +106,15 @@ describe('decoded-bytes budget', () => {
   })
 
   it('zstd, one frame per batch: counts decoded bytes, not compressed ones', async () => {
-    const bytes = zstdFrames([headerLine(session.header), ...session.batches.map(batchText)])
+    const frames = [headerLine(session.header), ...session.batches.map(batchText)].map((text) => zstdFrame(text))
+    const bytes = concat(frames)
     const s = await loadBlob(bytes)
     expectPrefixFold(s, jsonl)
     expect(s.summary().encoding).toBe('zstd')
+    // It stopped at the start of a frame (where the frame the budget fell in begins).
+    const starts = frames.map((_, k) => concat(frames.slice(0, k)).length)
+    expect(starts).toContain(s.summary().sizeBudget?.inputBytes)
+    expect(s.summary().sizeBudget?.inputBytes).toBeGreaterThan(0)
   })
 
   it('zstd, the whole log in one frame: the frame is decoded only as far as the budget', async () => {

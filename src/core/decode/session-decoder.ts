@@ -59,7 +59,8 @@ export interface BudgetCut {
   readonly keptBytes: number
   /** Lines kept. */
   readonly lines: number
-  /** Container bytes pushed when the read stopped (compressed bytes for zstd). */
+  /** Where in the source the read stopped: the end of the last line kept (plain), the start of the frame the budget
+   * fell in (zstd). */
   readonly inputBytes: number
 }
 
@@ -105,6 +106,7 @@ export class SessionDecoder {
   private finished = false
   private readonly scanner: ScannerVerdict
   private cut: BudgetCut | null = null
+  private bomSkipped = false
 
   constructor(
     private readonly sink: DecoderSink,
@@ -178,13 +180,13 @@ export class SessionDecoder {
           frame: (plaintext, index) => this.onFrame(plaintext, index, true),
           tornFrame: (plaintext, index) => this.onFrame(plaintext, index, false),
           diagnostic: (d) => this.sink.diagnostic(d),
-          budgetFrame: (plaintext, index) => {
+          budgetFrame: (plaintext, index, offset) => {
             // A frame past the budget: what fits of it is read, then the read stops wherever that left it. Its first
             // part still shows a header frame holding more than the header line.
             const nl = index === 0 ? plaintext.indexOf(0x0a) : -1
             if (nl !== -1 && nl !== plaintext.length - 1) this.emit('error', 'zstd-header-frame', 1, null, ZSTD.headerFrame)
             this.onFrame(plaintext, index, false)
-            this.stopAtBudget()
+            this.stopAtBudget(offset)
           },
         },
         this.options.checksum,
@@ -226,6 +228,7 @@ export class SessionDecoder {
           'the log starts with a UTF-8 byte order mark: the harness does not strip it, so its JSON.parse of line 1 fails; dsh-lens skips the mark and reads on',
         )
         bytes = bytes.subarray(3)
+        this.bomSkipped = true
       }
     }
     const room = this.room()
@@ -245,13 +248,15 @@ export class SessionDecoder {
     return (this.options.plainBytesBudget ?? Infinity) - this.splitter.bytes
   }
 
-  private stopAtBudget(): void {
+  /** @param frameOffset for zstd, the input offset of the frame the budget fell in */
+  private stopAtBudget(frameOffset?: number): void {
     if (this.cut !== null) return
+    const keptBytes = this.splitter.bytes - this.splitter.pendingBytes
     this.cut = {
       budgetBytes: this.options.plainBytesBudget ?? Infinity,
-      keptBytes: this.splitter.bytes - this.splitter.pendingBytes,
+      keptBytes,
       lines: this.splitter.lines,
-      inputBytes: this.inputBytes,
+      inputBytes: frameOffset ?? this.zstd?.pendingStart ?? keptBytes + (this.bomSkipped ? 3 : 0),
     }
     this.sink.budgetReached?.(this.cut)
   }

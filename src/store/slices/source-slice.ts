@@ -66,6 +66,11 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       // A replacement that arrived since may have shadowed an entry whose cached lifespan was still open.
       const replaced = previous !== null && summary.replacements.length > previous.replacements.length
       if (replaced && get().cache.forgetOpenLifespans() > 0) queueMicrotask(() => get().refetchVisible())
+      // The worker's decoded-bytes budget stopped the load: nothing more is read, so stop downloading the rest.
+      if (summary.sizeBudget !== null && abort !== null) {
+        abort.abort()
+        abort = null
+      }
       set({ summary, loadState, loadError, live: get().live && !summary.final })
       if (wasAtEnd || get().cursor < 0) get().setCursor(summary.length - 1)
       else get().setCursor(get().cursor)

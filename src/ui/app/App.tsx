@@ -13,6 +13,7 @@ import { LiveConnect } from '../live/LiveConnect.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
+import { SizeBudgetBanner } from './SizeBudgetBanner.tsx'
 import { TopBar } from './TopBar.tsx'
 import { SearchPanel } from '../search/SearchPanel.tsx'
 import { handleDrop } from '../sessions/drop-sources.ts'
@@ -61,6 +62,7 @@ export function App() {
       <SearchPanel />
       <LiveConnect />
       <RejectBanner />
+      <SizeBudgetBanner />
       <main ref={mainRef} className="flex min-h-0 flex-1 gap-0 border-b border-line">
         <div className="min-w-0" style={{ width: `${f0 * 100}%` }}>
           <TranscriptPane />
