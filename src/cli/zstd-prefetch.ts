@@ -7,14 +7,21 @@
  * failed) is decoded here with the same fzstd call, so the answers are byte-identical with or without it.
  *
  * Waiting is synchronous (Atomics.wait on a shared counter, receiveMessageOnPort): the core's push is synchronous,
- * and nothing else runs in the CLI meanwhile. DSH_LENS_ZSTD_WORKER=0 turns the worker off (for measuring);
- * DSH_LENS_ZSTD_WORKER=stats reports on standard error how many frames each thread decoded (for tests).
+ * and nothing else runs in the CLI meanwhile.
+ *
+ * Starting a worker costs ~50 ms of CPU, more than fzstd spends on a small log, so it starts only once 1 MiB of
+ * zstd input has been read (the bytes so far are handed over then; the main thread has decoded their frames itself
+ * meanwhile and the worker skips them). DSH_LENS_ZSTD_WORKER=0 turns it off, =1 starts it whatever the size, and
+ * =stats does that and reports on standard error how many frames each thread decoded (for measuring and tests).
  */
 
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import { decompress } from 'fzstd'
 import { hasZstdMagic, type FrameDecompressor } from '../core/index.ts'
 import { PREFETCH_SLOTS, PrefetchSlot, type FrameBatch } from './zstd-prefetch-protocol.ts'
+
+/** zstd input read before a worker pays for its start. */
+const WORKER_MIN_BYTES = 1 << 20
 
 /** How long to wait for one batch before giving up on the worker (it cannot take this long unless it is stuck). */
 const WAIT_MS = 10_000
@@ -33,6 +40,9 @@ export class ZstdPrefetch {
   private port: MessagePort | undefined
   private shared: Int32Array | undefined
   private decided = false
+  /** Input read before the worker starts, handed to it when it does. */
+  private held: Uint8Array[] = []
+  private heldBytes = 0
   private broken = false
   private batch: FrameBatch | undefined
   private at = 0
@@ -42,17 +52,34 @@ export class ZstdPrefetch {
 
   /** Hand the next input bytes to the worker (call before pushing them into the log). The first decide. */
   observe(bytes: Uint8Array): void {
-    if (!this.decided) {
-      // Decided on the first read: the container is known by its first 4 bytes (the core sniffs the same way).
-      this.decided = true
-      if (fromSources || bytes.length < 4 || !hasZstdMagic(bytes) || process.env['DSH_LENS_ZSTD_WORKER'] === '0') return
-      this.spawn()
+    if (this.worker !== undefined) {
+      this.worker.postMessage(bytes)
+      return
     }
-    this.worker?.postMessage(bytes)
+    if (this.decided) return
+    if (this.held.length === 0) {
+      // The container is known by its first 4 bytes (the core sniffs the same way).
+      const mode = process.env['DSH_LENS_ZSTD_WORKER']
+      if (fromSources || bytes.length < 4 || !hasZstdMagic(bytes) || mode === '0') {
+        this.decided = true
+        return
+      }
+      if (mode === '1' || mode === 'stats') this.heldBytes = Infinity
+    }
+    // Readers hand over fresh buffers (never reused), so holding them needs no copy.
+    this.held.push(bytes)
+    this.heldBytes += bytes.length
+    if (this.heldBytes < WORKER_MIN_BYTES) return
+    this.decided = true
+    this.spawn()
+    for (const chunk of this.held) this.worker?.postMessage(chunk)
+    this.held = []
   }
 
   /** End of input: the worker posts what is left and exits. */
   end(): void {
+    this.held = []
+    this.decided = true
     this.worker?.postMessage(null)
     this.worker?.unref()
     this.port?.unref()
