@@ -5,6 +5,7 @@
  * lastSeq+1 instead of guessing, so handlers see each seq exactly once, in order.
  */
 
+import { sourceRefProblem } from './source-limits.ts'
 import { Backoff, type BackoffOptions } from './backoff.ts'
 import {
   PROTOCOL,
@@ -160,6 +161,8 @@ export class TailClient {
 
   subscribe(sub: string, source: SourceRef, handlers: SubscriptionHandlers): LiveSubscription {
     if (this.subs.has(sub)) this.unsubscribeNow(sub)
+    const problem = sourceRefProblem(source)
+    if (problem !== null) return this.refuse(sub, problem, handlers)
     const state: SubState = { sub, source, handlers, epoch: null, lastSeq: -1, syncing: true }
     this.subs.set(sub, state)
     if (this.welcomed) this.sendSubscribe(state)
@@ -173,6 +176,19 @@ export class TailClient {
       },
       unsubscribe: () => this.unsubscribeNow(sub),
     }
+  }
+
+  /**
+   * A source the server would answer with a fatal bad-request (and a closed connection) is never sent: the
+   * reconnect would send it again, forever. The subscription fails at once, with the reason, and nothing else stops.
+   */
+  private refuse(sub: string, problem: string, handlers: SubscriptionHandlers): LiveSubscription {
+    const error: StreamError = { code: 'bad-request', message: `not subscribed: ${problem}`, fatal: true }
+    queueMicrotask(() => {
+      handlers.onError?.(error)
+      this.options.onError?.({ ...error, sub })
+    })
+    return { sub, lastSeq: -1, epoch: null, unsubscribe: () => undefined }
   }
 
   private unsubscribeNow(sub: string): void {

@@ -1,6 +1,7 @@
 /** Validation of inbound `dsh-viewer.v1` messages: untrusted JSON in, a typed message or a precise complaint out. */
 
 import type { ClientMessage, ResumeEntry, SourceRef } from '../live/protocol.ts'
+import { SESSION_ID_MAX, SOURCE_PATH_MAX } from '../live/source-limits.ts'
 
 export type Parsed = { readonly ok: true; readonly message: ClientMessage } | { readonly ok: false; readonly why: string }
 
@@ -18,8 +19,8 @@ function source(value: unknown): SourceRef | string {
   if (typeof value !== 'object' || value === null) return 'source must be an object'
   const v = value as Record<string, unknown>
   if (v['kind'] !== 'file') return 'source.kind must be "file" (this server has no host adapter)'
-  if (typeof v['sessionId'] === 'string' && v['sessionId'].length <= 512) return { kind: 'file', sessionId: v['sessionId'] }
-  if (typeof v['path'] === 'string' && v['path'].length <= 4096) return { kind: 'file', path: v['path'] }
+  if (typeof v['sessionId'] === 'string' && v['sessionId'].length <= SESSION_ID_MAX) return { kind: 'file', sessionId: v['sessionId'] }
+  if (typeof v['path'] === 'string' && v['path'].length <= SOURCE_PATH_MAX) return { kind: 'file', path: v['path'] }
   return 'source must have a string sessionId or path'
 }
 
