@@ -19,7 +19,8 @@ function source(value: unknown): SourceRef | string {
   if (typeof value !== 'object' || value === null) return 'source must be an object'
   const v = value as Record<string, unknown>
   if (v['kind'] !== 'file') return 'source.kind must be "file" (this server has no host adapter)'
-  if (typeof v['sessionId'] === 'string' && v['sessionId'].length <= SESSION_ID_MAX) return { kind: 'file', sessionId: v['sessionId'] }
+  if (typeof v['sessionId'] === 'string' && v['sessionId'].length <= SESSION_ID_MAX)
+    return { kind: 'file', sessionId: v['sessionId'] }
   if (typeof v['path'] === 'string' && v['path'].length <= SOURCE_PATH_MAX) return { kind: 'file', path: v['path'] }
   return 'source must have a string sessionId or path'
 }
