@@ -1,13 +1,21 @@
 /** Reads a log file (or standard input) into a LensLog in slices: the CLI never holds the file as one string. */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { LensLog, loadContentChecksum } from '../core/index.ts'
+import { LensLog, hasZstdMagic, loadContentChecksum } from '../core/index.ts'
+import { HeapGuard, type HeapGuardOptions } from './heap-guard.ts'
+import { UnreadableLogError } from './read-log-error.ts'
 import { ZstdPrefetch } from './zstd-prefetch.ts'
 
-export class UnreadableLogError extends Error {}
+export { UnreadableLogError }
 
-/** Read `path` ('-' for standard input) fully into a new LensLog. */
-export async function readLog(path: string, options: { upgradeLegacy?: boolean } = {}): Promise<LensLog> {
+/**
+ * Read `path` ('-' for standard input) fully into a new LensLog.
+ * @throws UnreadableLogError (a `LogTooLargeError` when it cannot fit in Node's heap: heap-guard.ts)
+ */
+export async function readLog(
+  path: string,
+  options: { upgradeLegacy?: boolean; heap?: HeapGuardOptions } = {},
+): Promise<LensLog> {
   // zstd frames are decompressed ahead on a worker thread while this one parses and folds (zstd-prefetch.ts).
   const prefetch = new ZstdPrefetch()
   const log = new LensLog({
@@ -15,14 +23,22 @@ export async function readLog(path: string, options: { upgradeLegacy?: boolean }
     upgradeLegacy: options.upgradeLegacy ?? true,
     decompressFrame: prefetch.decompressFrame,
   })
+  const guard = new HeapGuard(path === '-' ? 'standard input' : path, options.heap)
+  let size: number | null = null
+  let read = 0
   const push = (bytes: Uint8Array): void => {
+    // A plain file's size says at once whether it fits (before its first slice is folded); then the heap is watched.
+    if (read === 0 && size !== null && !hasZstdMagic(bytes)) guard.checkPlainSize(size)
     prefetch.observe(bytes)
     log.push(bytes)
+    read += bytes.length
+    guard.checkHeap(read, size)
   }
   try {
     if (path === '-') for await (const chunk of process.stdin) push(chunk as Uint8Array)
-    else readFileInSlices(path, push)
+    else readFileInSlices(path, push, (n) => (size = n))
   } catch (error) {
+    if (error instanceof UnreadableLogError) throw error
     const code = (error as NodeJS.ErrnoException).code
     const reason =
       code === 'ENOENT'
@@ -48,10 +64,12 @@ const FILE_SLICE_BYTES = 8 << 20
  * a buffer is never reused). Nothing else runs in the CLI meanwhile, so blocking costs nothing and saves the
  * idle gaps of a stream. Non-regular files (a FIFO, a character device) are read the same way until EOF.
  */
-function readFileInSlices(path: string, push: (bytes: Uint8Array) => void): void {
+function readFileInSlices(path: string, push: (bytes: Uint8Array) => void, onSize: (bytes: number) => void): void {
   const fd = openSync(path, 'r')
   try {
-    if (fstatSync(fd).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    const stat = fstatSync(fd)
+    if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    if (stat.isFile()) onSize(stat.size)
     for (;;) {
       const slice = Buffer.allocUnsafe(FILE_SLICE_BYTES)
       const n = readSync(fd, slice, 0, FILE_SLICE_BYTES, null)
