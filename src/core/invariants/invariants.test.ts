@@ -137,6 +137,26 @@ describe('unanswered-tool-call', () => {
   it('not when every call is answered', () => expect(warnings(build([user, tools(3)]))).toEqual([]))
 })
 
+describe('unanswered-tool-call after a replacement', () => {
+  it('a compaction that shadows a result but leaves the call that made it', () => {
+    // Surface: user, assistant(2 calls), result 1, result 2. Compact [3..3]: only the second result.
+    const events = build([user, tools(2), { kind: 'compact', from: 3, length: 0 }])
+    const summary = events.find((e) => e['type'] === 'user/message' && e['surfaceOp'] !== 'append') as TestEvent
+    expect(warnings(events)).toEqual([
+      [
+        'unanswered-tool-call',
+        summary['seq'],
+        `this replacement took the tool/result at seq ${seqOf(events, 'tool/result', 1)} (call call-3) off the surface, but the assistant message at seq ${seqOf(events, 'assistant/message')} that made the call stays on it`,
+      ],
+    ])
+  })
+
+  it('not when the call goes with it, nor when a prune rewrites the result in place', () => {
+    expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toEqual([])
+    expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }]))).toEqual([])
+  })
+})
+
 describe('tool-call ids', () => {
   it('an empty id (its result answers nothing a provider can match)', () => {
     const events = build([user, tools(1)], (e) => {

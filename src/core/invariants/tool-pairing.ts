@@ -2,7 +2,8 @@
  * Tool calls and their results as a provider sees them on the model surface. Providers reject a
  * request whose tool result answers no earlier tool call, whose tool call has no id or reuses one,
  * and an assistant turn whose calls were never answered. The fold accepts all of these; a
- * compaction that shadows a tool call but not its result creates the first on its own.
+ * compaction that shadows a tool call but not its result creates the first on its own, one that
+ * shadows a result but not its call the last.
  *
  * Incremental over the fold's plans, linear in the log: each surface node is entered once and
  * shadowed at most once. Surface order is kept as a *position key* per live node: an append takes
@@ -80,15 +81,18 @@ export class ToolPairing {
     const seq = change.seq
     let key = seq
     let lost: Set<string> | undefined
+    const lostResults = new Map<string, number>()
     if (change.kind === 'replace') {
       const first = change.shadowedSeqs[0] as number
       key = this.keys.get(first) ?? first
-      lost = this.shadow(change.shadowedSeqs)
+      lost = this.shadow(change.shadowedSeqs, lostResults)
     }
     if (key !== seq) this.keys.set(seq, key)
     if (type === 'assistant/message') this.enterCalls(prop(data, 'message'), data, seq, key, index)
     else if (type === 'tool/result') this.enterResult(prop(data, 'message'), data, seq, key, index)
     if (lost !== undefined && lost.size > 0) this.reportOrphansOf(lost, index, seq)
+    // After the new node entered: a prune's rewritten result answers the same call again.
+    if (lostResults.size > 0) this.reportUnansweredBy(lostResults, index, seq)
   }
 
   private finding(
@@ -167,8 +171,11 @@ export class ToolPairing {
     return site !== undefined && site.keys.some((k) => k < key)
   }
 
-  /** Nodes leaving the surface: their calls and results stop counting. Returns the call ids that lost a site. */
-  private shadow(seqs: readonly number[]): Set<string> {
+  /**
+   * Nodes leaving the surface: their calls and results stop counting. Returns the call ids that lost a site;
+   * `lostResults` gets each call id whose result left, with that result's seq.
+   */
+  private shadow(seqs: readonly number[], lostResults: Map<string, number>): Set<string> {
     const lost = new Set<string>()
     for (const s of seqs) {
       this.keys.delete(s)
@@ -180,6 +187,7 @@ export class ToolPairing {
         set?.delete(s)
         if (set?.size === 0) this.results.delete(node.answers)
         this.orphaned.delete(s)
+        lostResults.set(node.answers, s)
       }
       for (const id of node.calls ?? []) {
         const site = this.calls.get(id)
@@ -209,6 +217,21 @@ export class ToolPairing {
           `${PROVIDER}: a tool result must follow the assistant message that made its call; a compaction range should hold a call and its results together`,
         )
       }
+    }
+  }
+
+  /** After a replacement: calls still on the surface whose only result it took off (a step's end checked them before). */
+  private reportUnansweredBy(lostResults: Map<string, number>, index: number, seq: number): void {
+    for (const [id, resultSeq] of lostResults) {
+      const site = this.calls.get(id)
+      if (site === undefined || (this.results.get(id)?.size ?? 0) > 0) continue
+      this.finding(
+        'unanswered-tool-call',
+        index,
+        seq,
+        `this replacement took the tool/result at seq ${resultSeq} (call ${id}) off the surface, but the assistant message at seq ${site.seqs[0] as number} that made the call stays on it`,
+        `${PROVIDER}: every tool call must be answered by a tool result; a compaction range should hold a call and its results together`,
+      )
     }
   }
 
