@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest'
 import { generateSession, headerLine, batchText, toJsonl } from '../core/generate/index.ts'
 import { eventsOfJsonl } from '../test-support/expanded-events.ts'
 import { harnessVerdict } from '../test-support/harness-oracle.ts'
-import { streamInto } from '../test-support/worker-stream.ts'
 import { zstdFrame } from '../test-support/zstd-frames.ts'
 import { concatBytes as concat } from '../test-support/fuzz-kit.ts'
 import { DECODED_BYTES_BUDGET, LensSession } from './lens-session.ts'
@@ -143,21 +142,37 @@ describe('decoded-bytes budget', () => {
     expect(summary.diagnostics.map((d) => d.code)).toEqual(['size-budget'])
   })
 
-  it('a stream and a live feed through the host: final at the cut, later appends dropped', async () => {
-    for (const live of [false, true]) {
+  it('a stream and a live feed through the host (plain and zstd): final at the cut, later appends dropped', async () => {
+    const zstd = concat([headerLine(session.header), ...session.batches.map(batchText)].map((text) => zstdFrame(text)))
+    for (const [live, bytes] of [
+      [false, plain],
+      [true, plain],
+      [true, zstd],
+    ] as const) {
       const c = createInThreadClient({ decodedBytesBudget: BUDGET })
       const summaries: LogSummary[] = []
-      c.subscribe((e) => void (e.type === 'summary' && summaries.push(e.summary)))
-      const chunks = Array.from({ length: Math.ceil(plain.length / 4096) }, (_, k) => plain.slice(k * 4096, (k + 1) * 4096))
-      // A live feed never ends; the budget closes it.
-      await streamInto(c, chunks, live, true)
+      const final = new Promise<void>((resolve) =>
+        c.subscribe((e) => {
+          if (e.type !== 'summary') return
+          summaries.push(e.summary)
+          if (e.summary.final) resolve()
+        }),
+      )
+      const chunks = Array.from({ length: Math.ceil(bytes.length / 4096) }, (_, k) => bytes.slice(k * 4096, (k + 1) * 4096))
+      // A live feed is never ended here: the budget alone closes it (a stream is ended, after the cut).
+      const loadId = c.beginStream('test.jsonl', null, live)
+      for (const chunk of chunks) c.pushChunk(loadId, chunk)
+      if (!live) c.endStream(loadId)
+      await final
       const last = summaries[summaries.length - 1] as LogSummary
       expect(last.final).toBe(true)
       expect(last.sizeBudget?.keptBytes).toBe(encoder.encode(keptPrefix(jsonl, BUDGET)).length)
       expect(last.length).toBe(eventsOfJsonl(keptPrefix(jsonl, BUDGET)).length)
-      // Queries still answer on the prefix.
-      const state = await c.query('state-at', { index: last.length - 1 })
+      // Appends after the cut change nothing, and queries still answer on the prefix.
+      c.pushChunk(loadId, encoder.encode('{"type":"turn/start","seq":99999,"time":1,"data":{"turn":99}}\n'))
+      const state = await c.query('state-at', { index: last.length + 5 })
       expect(state.index).toBe(last.length - 1)
+      expect(summaries.filter((x) => x.final)).toHaveLength(1)
       c.dispose()
     }
   })
