@@ -403,8 +403,9 @@ export class TailClient {
     if (message.fromSeq !== s.lastSeq + 1 || message.toSeq < message.fromSeq) return this.resync(s)
     s.lastSeq = message.toSeq
     s.handlers.onAppend({ fromSeq: message.fromSeq, toSeq: message.toSeq, lines: message.lines })
-    // Ack after the handler ran: credit means "applied", which is what bounds the client's own memory.
-    this.send({ type: 'ack', sub: s.sub, seq: message.toSeq })
+    // Ack after the handler ran: credit means "applied", which is what bounds the client's own memory. Not when the
+    // handler unsubscribed (the server would answer an ack for an unknown sub with an error).
+    if (this.subs.get(s.sub) === s) this.send({ type: 'ack', sub: s.sub, seq: message.toSeq })
     const now = Date.now()
     const bucket = this.rate[this.rate.length - 1]
     const n = message.toSeq - message.fromSeq + 1

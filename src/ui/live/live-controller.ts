@@ -161,6 +161,18 @@ export class LiveController {
           this.lastSeq = info.fromSeq - 1
         },
         onAppend: (batch) => {
+          // The worker's decoded-bytes budget closed the feed (LogSummary.sizeBudget): stop following instead of
+          // receiving appends it drops; the size-budget banner and this error say so.
+          const cut = this.store.getState().summary?.sizeBudget ?? null
+          if (cut !== null && this.feed !== null) {
+            this.subscription?.unsubscribe()
+            this.subscription = null
+            this.feed = null
+            this.view.setState({
+              error: `stopped following: the log passed the viewer's budget of ${cut.budgetBytes} decoded bytes after ${cut.events} events`,
+            })
+            return
+          }
           this.feed?.append(batch.lines.join('\n') + '\n')
           this.lastSeq = batch.toSeq
         },
