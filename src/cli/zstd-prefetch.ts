@@ -71,8 +71,8 @@ export class ZstdPrefetch {
     this.heldBytes += bytes.length
     if (this.heldBytes < WORKER_MIN_BYTES) return
     this.decided = true
-    this.spawn()
-    for (const chunk of this.held) this.worker?.postMessage(chunk)
+    const worker = this.spawn()
+    for (const chunk of this.held) worker.postMessage(chunk)
     this.held = []
   }
 
@@ -128,19 +128,21 @@ export class ZstdPrefetch {
     return decompress(frame)
   }
 
-  private spawn(): void {
+  private spawn(): Worker {
     const state = new SharedArrayBuffer(PREFETCH_SLOTS * 4)
     const channel = new MessageChannel()
     this.shared = new Int32Array(state)
     this.port = channel.port1
-    this.worker = new Worker(workerUrl, {
+    const worker = new Worker(workerUrl, {
       workerData: { port: channel.port2, state },
       transferList: [channel.port2],
     })
     // A failing worker is not an error of the command: this thread decodes whatever it did not deliver.
-    this.worker.on('error', () => {
+    worker.on('error', () => {
       this.broken = true
     })
+    this.worker = worker
+    return worker
   }
 
   /** The next delivered frame, without taking it. */
