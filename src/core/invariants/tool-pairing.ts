@@ -81,10 +81,11 @@ export class ToolPairing {
     const seq = change.seq
     let key = seq
     let lost: Set<string> | undefined
-    const lostResults = new Map<string, number>()
+    let lostResults: Map<string, number> | undefined
     if (change.kind === 'replace') {
       const first = change.shadowedSeqs[0] as number
       key = this.keys.get(first) ?? first
+      lostResults = new Map()
       lost = this.shadow(change.shadowedSeqs, lostResults)
     }
     if (key !== seq) this.keys.set(seq, key)
@@ -92,7 +93,7 @@ export class ToolPairing {
     else if (type === 'tool/result') this.enterResult(prop(data, 'message'), data, seq, key, index)
     if (lost !== undefined && lost.size > 0) this.reportOrphansOf(lost, index, seq)
     // After the new node entered: a prune's rewritten result answers the same call again.
-    if (lostResults.size > 0) this.reportUnansweredBy(lostResults, index, seq)
+    if (lostResults !== undefined && lostResults.size > 0) this.reportUnansweredBy(lostResults, index, seq)
   }
 
   private finding(
