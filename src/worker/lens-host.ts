@@ -61,6 +61,15 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
   let endPending = false
   let drainingLoad = -1
 
+  /** The load is over (all read, cut by the budget, or a file cancelled mid-slice): final progress and summary. */
+  const closeLoad = (session: LensSession, loadId: number, cancelled: boolean): void => {
+    open = false
+    pendingChunks = []
+    session.finish(cancelled)
+    sendProgress(session, loadId, true)
+    sendSummary(session, loadId)
+  }
+
   const drainChunks = async (session: LensSession, loadId: number): Promise<void> => {
     if (drainingLoad === loadId) return
     drainingLoad = loadId
@@ -81,11 +90,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       if (session.budgetReached) {
         // The decoded-bytes budget stopped the load: it is final with what it kept, later chunks (a live feed's
         // appends, the rest of a download) are dropped; the summary's `sizeBudget` says so.
-        open = false
-        pendingChunks = []
-        session.finish(false)
-        sendProgress(session, loadId, true)
-        sendSummary(session, loadId)
+        closeLoad(session, loadId, false)
         break
       }
       sendProgress(session, loadId, false)
@@ -94,10 +99,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
     }
     if (drainingLoad === loadId) drainingLoad = -1
     if (activeLoad !== loadId || !open || !endPending || pendingChunks.length > 0) return
-    open = false
-    session.finish(false)
-    sendProgress(session, loadId, true)
-    sendSummary(session, loadId)
+    closeLoad(session, loadId, false)
   }
 
   // Live summaries are throttled with a trailing edge: a burst of chunks always ends with a summary of all of them.
@@ -149,10 +151,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       })
       // A newer load took over the session while a slice was being read: it owns the state now.
       if (activeLoad !== loadId) return
-      open = false
-      session.finish(!complete)
-      sendProgress(session, loadId, true)
-      sendSummary(session, loadId)
+      closeLoad(session, loadId, !complete)
     } catch (error) {
       if (activeLoad === loadId) {
         open = false
