@@ -6,6 +6,7 @@
 import { contextSeriesAnswer } from './context-series-query.ts'
 import { LensSession, SERIES_SLICE_MS, type LensSessionOptions } from './lens-session.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
+import { LogFetchError, openLogUrl, readFailure, type OpenedLog } from './fetch-log.ts'
 import { SearchQueries } from './search-query.ts'
 import { yieldToEventLoop } from './yield-to-event-loop.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from './step-request-query.ts'
@@ -17,7 +18,13 @@ export const PROGRESS_INTERVAL_MS = 50
  * first rows and the cursor moves within the folded part), then at most this often; `final` (ready) only at the end. */
 export const INTERIM_SUMMARY_INTERVAL_MS = 300
 
+/** A stream's first slice folded, then the most folded per task (a chunk longer than that is split). */
+export const FIRST_STREAM_SLICE_BYTES = 64 * 1024
+export const STREAM_SLICE_BYTES = 1024 * 1024
+
 export type PostResponse = (message: LensResponse, transfer: Transferable[]) => void
+
+type UrlRequest = Extract<LensRequest, { type: 'load-url' }>
 
 /** Build the handler for one worker (or in-thread host). `post` sends a response back. */
 export function createLensHost(post: PostResponse, options: LensSessionOptions = {}): (data: unknown) => void {
@@ -60,11 +67,23 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
   let pendingChunks: Uint8Array[] = []
   let endPending = false
   let drainingLoad = -1
+  /** The active `?log=` download, aborted when its load ends early (cancel, budget, a newer load). */
+  let download: AbortController | null = null
+  /** A `load-url` whose response has not arrived: nothing is folded yet and the session still holds the last log. */
+  let opening = -1
+
+  const stopDownload = (): void => {
+    download?.abort()
+    download = null
+    opening = -1
+  }
 
   /** The load is over (all read, cut by the budget, or a file cancelled mid-slice): final progress and summary. */
   const closeLoad = (session: LensSession, loadId: number, cancelled: boolean): void => {
     open = false
     pendingChunks = []
+    // Cut by the budget: the rest of a download is never read, so stop it (a no-op once the body has ended).
+    stopDownload()
     session.finish(cancelled)
     sendProgress(session, loadId, true)
     sendSummary(session, loadId)
@@ -77,8 +96,14 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       // Fold in a task of its own, after the messages already queued (the rest of a burst, then any query).
       await yieldToEventLoop()
       if (activeLoad !== loadId || !open) break
-      const bytes = pendingChunks.shift()
-      if (bytes === undefined) break
+      const head = pendingChunks[0]
+      if (head === undefined) break
+      // At most one slice per task: a fetch may hand over megabytes at once, and the first slice is small so the
+      // first rows go out while the code that folds them is still cold.
+      const limit = session.lensLog.progress.inputBytes === 0 ? FIRST_STREAM_SLICE_BYTES : STREAM_SLICE_BYTES
+      const bytes = head.length > limit ? head.subarray(0, limit) : head
+      if (bytes === head) pendingChunks.shift()
+      else pendingChunks[0] = head.subarray(limit)
       try {
         session.push(bytes)
       } catch (error) {
@@ -160,6 +185,73 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
     }
   }
 
+  /**
+   * `load-url` requests are fetched the moment they arrive, before the session is ready (the checksum's WebAssembly
+   * compiles meanwhile, at page boot); `loadUrl` takes the response over in message order.
+   */
+  const early = new Map<number, { controller: AbortController; opened: Promise<OpenedLog> }>()
+  const startFetch = (req: UrlRequest): void => {
+    const controller = new AbortController()
+    const opened = openLogUrl(req.url, req.label, controller.signal)
+    // Handled where it is awaited; this only keeps a rejection that lands first from being reported as unhandled.
+    opened.catch(() => undefined)
+    early.set(req.loadId, { controller, opened })
+  }
+
+  /** `?log=`: fetched here, its body folded through the same chunk queue as a stream, one chunk per task. */
+  const loadUrl = async (session: LensSession, req: UrlRequest): Promise<void> => {
+    stopDownload()
+    const { loadId } = req
+    activeLoad = loadId
+    live = false
+    fileLoad = false
+    open = false
+    pendingChunks = []
+    endPending = false
+    opening = loadId
+    const started = early.get(loadId)
+    early.delete(loadId)
+    if (started === undefined) throw new Error(`lens worker: load-url ${loadId} was not started`)
+    const { controller } = started
+    download = controller
+    try {
+      const { body, totalBytes } = await started.opened
+      if (activeLoad !== loadId || controller.signal.aborted) {
+        void body.cancel()
+        return
+      }
+      opening = -1
+      open = true
+      interimSent = false
+      session.begin(req.name, totalBytes)
+      sendProgress(session, loadId, true)
+      for (;;) {
+        const { done, value } = await body.read()
+        // Cancelled, cut by the budget or replaced while this read waited: the load was closed by whoever ended it.
+        if (activeLoad !== loadId || !open) return
+        if (done) break
+        pendingChunks.push(value)
+        void drainChunks(session, loadId)
+      }
+      endPending = true
+      void drainChunks(session, loadId)
+    } catch (error) {
+      if (controller.signal.aborted || activeLoad !== loadId) return
+      if (opening === loadId) {
+        // Nothing was read: the error alone (the session's last log is not this load's).
+        opening = -1
+        const message = error instanceof LogFetchError ? error.message : readFailure(req.label, error)
+        post({ v: PROTOCOL_VERSION, type: 'load-failed', loadId, message, summary: null }, [])
+        return
+      }
+      open = false
+      pendingChunks = []
+      fail(session, loadId, new Error(readFailure(req.label, error)))
+    } finally {
+      if (download === controller) download = null
+    }
+  }
+
   const answer = (session: LensSession, req: QueryRequest): void => {
     try {
       let result: unknown
@@ -237,9 +329,14 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
     const session = await ready
     switch (req.type) {
       case 'load-file':
+        stopDownload()
         void loadFile(session, req.loadId, req.file)
         return
+      case 'load-url':
+        void loadUrl(session, req)
+        return
       case 'load-begin':
+        stopDownload()
         activeLoad = req.loadId
         live = req.live
         fileLoad = false
@@ -263,7 +360,15 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         void drainChunks(session, req.loadId)
         return
       case 'cancel':
-        if (req.loadId !== activeLoad || !open) return
+        if (req.loadId !== activeLoad) return
+        if (opening === req.loadId) {
+          stopDownload()
+          const message = 'Loading was cancelled before any data arrived.'
+          post({ v: PROTOCOL_VERSION, type: 'load-failed', loadId: req.loadId, message, summary: null }, [])
+          return
+        }
+        if (!open) return
+        stopDownload()
         cancelled.add(req.loadId)
         // A file load notices the flag after its current slice; a stream is closed here with what parsed.
         if (!fileLoad) {
@@ -286,6 +391,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       console.error(error)
       return
     }
+    if (req.type === 'load-url') startFetch(req)
     void handle(req)
   }
 }

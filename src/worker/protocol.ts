@@ -241,6 +241,15 @@ export type LensRequest =
       readonly totalBytes: number | null
       readonly live: boolean
     })
+  | (Envelope & {
+      /** Fetch `url` (absolute, same origin) in the worker and fold its body as it streams (`?log=`, the demo).
+       * `label` is the URL as the user gave it, for messages; `name` the file name shown. */
+      readonly type: 'load-url'
+      readonly loadId: number
+      readonly url: string
+      readonly label: string
+      readonly name: string
+    })
   | (Envelope & { readonly type: 'load-chunk'; readonly loadId: number; readonly bytes: ArrayBuffer })
   | (Envelope & { readonly type: 'load-end'; readonly loadId: number })
   | (Envelope & { readonly type: 'cancel'; readonly loadId: number })
@@ -318,6 +327,7 @@ export type LensResponse =
 const REQUEST_TYPES = new Set([
   'load-file',
   'load-begin',
+  'load-url',
   'load-chunk',
   'load-end',
   'cancel',

@@ -27,7 +27,9 @@ export type ClientEvent =
 export interface LensClient {
   /** Read a File in the worker; returns the load id. */
   loadFile(file: File): number
-  /** Start a byte stream (a fetched URL, or a live source); feed it with `pushChunk`, close with `endStream`. */
+  /** Fetch a same-origin URL in the worker and fold it as it downloads; returns the load id (see `load-url`). */
+  loadUrl(url: string, label: string, name: string): number
+  /** Start a byte stream (a live source); feed it with `pushChunk`, close with `endStream`. */
   beginStream(name: string, totalBytes: number | null, live: boolean): number
   pushChunk(loadId: number, bytes: Uint8Array): void
   endStream(loadId: number): void
@@ -99,6 +101,11 @@ function createClient(connect: (receive: (data: unknown) => void) => Port): Lens
       const loadId = nextLoad++
       // A File is a handle to the bytes, not the bytes: cloning it is cheap and the worker slices it itself.
       port.post({ v: PROTOCOL_VERSION, type: 'load-file', loadId, file }, [])
+      return loadId
+    },
+    loadUrl(url, label, name) {
+      const loadId = nextLoad++
+      port.post({ v: PROTOCOL_VERSION, type: 'load-url', loadId, url, label, name }, [])
       return loadId
     },
     beginStream(name, totalBytes, live) {

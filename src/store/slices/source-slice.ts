@@ -29,19 +29,24 @@ export interface SourceSlice {
   summary: LogSummary | null
   live: boolean
   loadFile: (file: File) => void
-  loadUrl: (url: string) => Promise<void>
+  /** Fetch a same-origin URL in the worker (`?log=`, the demo) and fold it while it downloads. */
+  loadUrl: (url: string) => void
   startLiveFeed: (name: string) => LiveFeed
   cancelLoad: () => void
 }
 
-/** Bytes per chunk forwarded from a fetched body; fetch readers hand out small chunks, so batch them. */
-const STREAM_BATCH_BYTES = 1024 * 1024
-/** The first batch goes out sooner, so the worker folds and shows the first rows while the rest downloads. */
-const FIRST_STREAM_BATCH_BYTES = 128 * 1024
+/** `url` resolved against the page, or null when it names another origin (or is not a URL at all). */
+function sameOriginUrl(url: string): string | null {
+  try {
+    const resolved = new URL(url, window.location.href)
+    return resolved.origin === window.location.origin ? resolved.href : null
+  } catch {
+    return null
+  }
+}
 
 export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set, get) => {
   let loadId = -1
-  let abort: AbortController | null = null
 
   client.subscribe((event) => {
     if (event.type === 'snapshot') return
@@ -66,11 +71,6 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       // A replacement that arrived since may have shadowed an entry whose cached lifespan was still open.
       const replaced = previous !== null && summary.replacements.length > previous.replacements.length
       if (replaced && get().cache.forgetOpenLifespans() > 0) queueMicrotask(() => get().refetchVisible())
-      // The worker's decoded-bytes budget stopped the load: nothing more is read, so stop downloading the rest.
-      if (summary.sizeBudget !== null && abort !== null) {
-        abort.abort()
-        abort = null
-      }
       set({ summary, loadState, loadError, live: get().live && !summary.final })
       if (wasAtEnd || get().cursor < 0) get().setCursor(summary.length - 1)
       else get().setCursor(get().cursor)
@@ -81,9 +81,10 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
   })
 
   const reset = (name: string, live: boolean): void => {
+    // The worker drops (and stops downloading) the previous load when the next one's first message arrives; a
+    // load refused before any message (a ?log= on another origin) cancels it here.
+    if (loadId !== -1 && get().loadState === 'loading') client.cancel(loadId)
     loadId = -1
-    abort?.abort()
-    abort = null
     get().cache.clear()
     set((s) => ({
       loadGeneration: s.loadGeneration + 1,
@@ -112,56 +113,18 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       reset(file.name, false)
       loadId = client.loadFile(file)
     },
-    loadUrl: async (url) => {
+    loadUrl: (url) => {
       const name = decodeURIComponent(url.split('?')[0]?.split('/').pop() || url)
       reset(name, false)
-      const controller = new AbortController()
-      abort = controller
-      let id = -1
-      try {
-        const response = await fetch(url, { signal: controller.signal })
-        if (!response.ok) throw new Error(`The server answered ${response.status} ${response.statusText} for ${url}.`)
-        if (response.body === null) throw new Error(`The response for ${url} has no body.`)
-        // A static server answers unknown paths with its index page: say so instead of parsing HTML as a log.
-        if (response.headers.get('content-type')?.includes('text/html') === true) {
-          throw new Error('the server sent an HTML page, not a session log (is the path right?)')
-        }
-        const length = Number(response.headers.get('content-length'))
-        id = loadId = client.beginStream(name, Number.isFinite(length) && length > 0 ? length : null, false)
-        const reader = response.body.getReader()
-        let batch: Uint8Array[] = []
-        let batched = 0
-        let first = true
-        const flush = (): void => {
-          if (batched === 0) return
-          const bytes = new Uint8Array(batched)
-          let offset = 0
-          for (const part of batch) {
-            bytes.set(part, offset)
-            offset += part.length
-          }
-          client.pushChunk(id, bytes)
-          batch = []
-          batched = 0
-        }
-        while (true) {
-          const { done, value } = await reader.read()
-          if (done) break
-          batch.push(value)
-          batched += value.length
-          if (batched >= (first ? FIRST_STREAM_BATCH_BYTES : STREAM_BATCH_BYTES)) {
-            flush()
-            first = false
-          }
-        }
-        flush()
-        client.endStream(id)
-      } catch (error) {
-        if (controller.signal.aborted) return
-        if (id !== -1) client.cancel(id)
-        const why = error instanceof Error ? error.message : String(error)
+      // Same origin only, as the page's CSP says (connect-src): the worker fetches it, and a worker served without
+      // that header would not be held to it, so the rule is kept here, before any request.
+      const absolute = sameOriginUrl(url)
+      if (absolute === null) {
+        const why = `?log= reads this page's own origin only (${window.location.origin}): download the file and drop it instead`
         set({ loadState: 'error', loadError: `Could not read ${url}: ${why}` })
+        return
       }
+      loadId = client.loadUrl(absolute, url, name)
     },
     startLiveFeed: (name) => {
       reset(name, true)
@@ -174,8 +137,6 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       }
     },
     cancelLoad: () => {
-      abort?.abort()
-      abort = null
       if (get().loadState !== 'loading') return
       // With a load under way the worker closes it and publishes what parsed; before the first byte there is nothing.
       if (loadId !== -1) client.cancel(loadId)
