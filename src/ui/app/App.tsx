@@ -20,7 +20,6 @@ import { handleDrop } from '../sessions/drop-sources.ts'
 import { SessionsPanel } from '../sessions/SessionsPanel.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
-import { useInitialSource } from './use-initial-source.ts'
 import { useTheme } from './use-theme.ts'
 
 export function App() {
@@ -30,7 +29,6 @@ export function App() {
   const mainRef = useRef<HTMLElement>(null)
   const [dragOver, setDragOver] = useState(false)
   useTheme()
-  useInitialSource()
   useHashSync()
   useGlobalKeys()
 

@@ -1,0 +1,12 @@
+/**
+ * The first module the page evaluates (main.tsx imports it before React): the worker, the store, and the page's
+ * own source. ES modules run in import order, so the worker starts and `?log=` downloads and folds while React's
+ * modules are still being evaluated and the first render runs; nothing here imports React.
+ */
+
+import { createLensStore } from './store/create-lens-store.ts'
+import { openInitialSource } from './ui/app/initial-source.ts'
+import { createWorkerClient } from './worker/worker-client.ts'
+
+export const store = createLensStore(createWorkerClient())
+openInitialSource(store, window.location.search)
