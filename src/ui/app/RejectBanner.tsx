@@ -7,6 +7,7 @@ import { useLensStore } from '../../store/lens-store-context.tsx'
 import { selectLoadError, selectSummary } from '../../store/selectors.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { rejectVerdict } from './verdict.ts'
+import { formatCount } from '../shared/format-count.ts'
 
 export function RejectBanner() {
   const summary = useLensStore(selectSummary)
@@ -25,7 +26,7 @@ export function RejectBanner() {
         </p>
       ) : null}
       {summary?.cancelled === true ? (
-        <p>Loading was cancelled; showing the {summary.length.toLocaleString('en-US')} events read before that.</p>
+        <p>Loading was cancelled; showing the {formatCount(summary.length)} events read before that.</p>
       ) : null}
       {verdict !== null ? (
         <p>

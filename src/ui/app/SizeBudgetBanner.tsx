@@ -8,6 +8,7 @@ import { useLensStore } from '../../store/lens-store-context.tsx'
 import { selectSummary } from '../../store/selectors.ts'
 import type { SizeBudgetCut } from '../../worker/protocol.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
+import { formatCount } from '../shared/format-count.ts'
 
 const MB = 1024 * 1024
 
@@ -23,7 +24,7 @@ export function sizeBudgetSentence(cut: SizeBudgetCut): string {
   const of = cut.totalBytes === null ? '' : ` of ${formatSize(cut.totalBytes)}`
   return (
     `Stopped at ${formatSize(cut.inputBytes)}${of}: dsh-lens keeps at most ${formatSize(cut.budgetBytes)} of decoded log ` +
-    `in the browser; the first ${cut.events.toLocaleString('en-US')} events are shown.`
+    `in the browser; the first ${formatCount(cut.events)} events are shown.`
   )
 }
 

@@ -7,6 +7,7 @@ import { selectLoadState, selectProgress, selectSourceName, selectSummary, selec
 import { formatBytes, formatRate } from './format-bytes.ts'
 import { ExportButtons } from '../export/ExportButtons.tsx'
 import { SessionsControls } from '../sessions/SessionsControls.tsx'
+import { formatCount } from '../shared/format-count.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -34,8 +35,8 @@ export function TopBar() {
       </span>
       {summary !== null ? (
         <span className="text-xs text-muted">
-          {summary.length.toLocaleString('en-US')} events · {summary.encoding ?? '?'}
-          {summary.upgradedEvents > 0 ? ` · ${summary.upgradedEvents.toLocaleString('en-US')} legacy events upgraded` : ''}
+          {formatCount(summary.length)} events · {summary.encoding ?? '?'}
+          {summary.upgradedEvents > 0 ? ` · ${formatCount(summary.upgradedEvents)} legacy events upgraded` : ''}
           {live ? ' · live' : ''}
         </span>
       ) : null}
@@ -43,8 +44,8 @@ export function TopBar() {
         <span className="flex items-center gap-2 text-xs" role="status" data-testid="load-progress">
           <span className="tabular-nums">
             {formatBytes(progress.inputBytes)}
-            {progress.totalBytes !== null ? ` of ${formatBytes(progress.totalBytes)}` : ''} ·{' '}
-            {progress.events.toLocaleString('en-US')} events · {formatRate(progress.bytesPerSecond)}
+            {progress.totalBytes !== null ? ` of ${formatBytes(progress.totalBytes)}` : ''} · {formatCount(progress.events)}{' '}
+            events · {formatRate(progress.bytesPerSecond)}
           </span>
           <button type="button" className={BUTTON} onClick={() => store.getState().cancelLoad()}>
             Cancel

@@ -10,6 +10,7 @@
 import { useState } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { deepLink, prefixFileName, withoutToken } from './deep-link.ts'
+import { formatCount } from '../shared/format-count.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
 
@@ -52,7 +53,7 @@ export function ExportButtons() {
       a.click()
       setTimeout(() => URL.revokeObjectURL(url), 60_000)
       setSaved({ seq: file.seq, events: file.events })
-      setNote(`Saved ${file.events.toLocaleString('en-US')} events through seq ${file.seq}`)
+      setNote(`Saved ${formatCount(file.events)} events through seq ${file.seq}`)
     } catch (error) {
       setNote(`Could not save the prefix: ${error instanceof Error ? error.message : String(error)}`)
     }

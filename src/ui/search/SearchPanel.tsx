@@ -12,6 +12,7 @@ import type { SearchSpec } from '../../worker/protocol.ts'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { HighlightedSnippet } from './HighlightedSnippet.tsx'
 import { focusesSearch, searchBoxAction } from './search-keys.ts'
+import { formatCount } from '../shared/format-count.ts'
 
 const FIELD = 'rounded border border-line bg-canvas px-1.5 py-0.5 text-xs'
 const RESULT_ROW_PX = 25
@@ -63,9 +64,9 @@ export function SearchPanel() {
       ? ''
       : results.error !== null
         ? results.error
-        : `${count.toLocaleString('en-US')} match${count === 1 ? '' : 'es'}${results.done ? '' : ` · searching ${Math.floor((results.scanned / Math.max(1, results.length)) * 100)}%`}${
-            count > matches.length ? ` · first ${matches.length.toLocaleString('en-US')} listed` : ''
-          }${results.cutEvents > 0 ? ` · ${results.cutEvents.toLocaleString('en-US')} long events read in part (regex)` : ''}`
+        : `${formatCount(count)} match${count === 1 ? '' : 'es'}${results.done ? '' : ` · searching ${Math.floor((results.scanned / Math.max(1, results.length)) * 100)}%`}${
+            count > matches.length ? ` · first ${formatCount(matches.length)} listed` : ''
+          }${results.cutEvents > 0 ? ` · ${formatCount(results.cutEvents)} long events read in part (regex)` : ''}`
 
   return (
     <section aria-label="Search" className="flex flex-col border-b border-line bg-panel">

@@ -12,6 +12,7 @@
 import { VisibleText } from '../shared/VisibleText.tsx'
 import type { ReactNode } from 'react'
 import type { SeedCheck, SessionKind, StartLink } from '../../core/index.ts'
+import { formatCount } from '../shared/format-count.ts'
 
 export interface TreeRow {
   readonly key: string
@@ -117,9 +118,7 @@ export function SessionTree({ rows, current, onOpen, onJump, optionTestId = 'ses
                   {row.id === null ? '(no id)' : <VisibleText text={row.id} />}
                 </span>
                 <span className={`rounded border px-1 text-[10px] uppercase ${KIND_STYLE[row.kind]}`}>{row.kind}</span>
-                {row.eventCount !== null ? (
-                  <span className="text-muted">{row.eventCount.toLocaleString('en-US')} events</span>
-                ) : null}
+                {row.eventCount !== null ? <span className="text-muted">{formatCount(row.eventCount)} events</span> : null}
               </button>
               {row.label !== null ? (
                 <span className="text-muted">

@@ -6,15 +6,14 @@
 
 import type { EventSummary } from '../../worker/protocol.ts'
 import { VisibleText, keepOriginalsOnCopy } from './VisibleText.tsx'
+import { formatCount } from './format-count.ts'
 
 export function EntryBody({ summary, compact }: { summary: EventSummary; compact: boolean }) {
   return (
     <div className="min-w-0" onCopy={keepOriginalsOnCopy}>
       {summary.reasoning !== '' ? (
         <details className="mb-1 text-muted" onClick={(e) => e.stopPropagation()}>
-          <summary className="cursor-pointer text-xs">
-            reasoning ({summary.reasoning.length.toLocaleString('en-US')} chars)
-          </summary>
+          <summary className="cursor-pointer text-xs">reasoning ({formatCount(summary.reasoning.length)} chars)</summary>
           <p className="max-h-48 overflow-hidden whitespace-pre-wrap break-words text-xs italic">
             <VisibleText text={summary.reasoning} />
           </p>

@@ -4,6 +4,7 @@
  */
 
 import type { EventSummary } from '../../worker/protocol.ts'
+import { formatCount } from './format-count.ts'
 
 export type RowTone = 'user' | 'assistant' | 'tool' | 'log' | 'chunks' | 'replacement'
 
@@ -34,7 +35,7 @@ export function rowView(summary: EventSummary, cursor: number, span: number): Ro
   let label = summary.role ?? summary.type
   if (summary.kind === 'chunk-run') {
     tone = 'chunks'
-    label = `${span.toLocaleString('en-US')} streaming chunk${span === 1 ? '' : 's'}`
+    label = `${formatCount(span)} streaming chunk${span === 1 ? '' : 's'}`
   } else if (summary.replace !== null) {
     tone = 'replacement'
     label = `${REPLACE_LABEL[summary.replace.kind]} (${summary.role ?? summary.type})`

@@ -14,6 +14,7 @@ import { selectCursor, selectSummary } from '../../../store/selectors.ts'
 import type { ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
 import { useChartColors, type ChartColors } from './chart-colors.ts'
 import { bucketOf, bucketValues, indexAtOffset, rangeText, shortCount, withGaps, xRange } from './chart-values.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 /** Canvas height including the x axis (CSS px). */
 const CHART_HEIGHT = 128
@@ -135,7 +136,7 @@ function chartOptions(
       msg: { range: (_u, _min, max) => [0, max > 0 ? Math.ceil(max * 1.12) : 1] },
     },
     axes: [
-      axis('x', 2, undefined, (v) => (Number.isInteger(v) ? v.toLocaleString('en-US') : '')),
+      axis('x', 2, undefined, (v) => (Number.isInteger(v) ? formatCount(v) : '')),
       axis('tok', 3, 'tokens', shortCount),
       axis('msg', 1, 'messages', (v) => (Number.isInteger(v) ? String(v) : '')),
     ],
@@ -432,7 +433,7 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
         <span className="shrink-0 whitespace-nowrap text-muted tabular-nums" title="events per drawn point after downsampling">
           {answer === null
             ? ''
-            : `${answer.events.toLocaleString('en-US')} events${answer.bucketSize > 1 ? ` · ${answer.bucketSize.toLocaleString('en-US')} per point` : ''}`}
+            : `${formatCount(answer.events)} events${answer.bucketSize > 1 ? ` · ${formatCount(answer.bucketSize)} per point` : ''}`}
         </span>
       </header>
       <div ref={boxRef} className="relative h-32 px-1 text-muted" />

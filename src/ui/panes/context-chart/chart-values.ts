@@ -5,6 +5,7 @@
  */
 
 import type { ContextMarkerRow, ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 /** 1234 -> "1.2k", 1_500_000 -> "1.5M"; small counts stay exact. */
 export function shortCount(value: number): string {
@@ -58,8 +59,8 @@ function lastOf(answer: ContextSeriesAnswer, b: number): number {
 
 /** "seq 12" or "seq 12–15". */
 export function rangeText(label: string, first: number, last: number): string {
-  const f = first.toLocaleString('en-US')
-  return first === last ? `${label} ${f}` : `${label} ${f}–${last.toLocaleString('en-US')}`
+  const f = formatCount(first)
+  return first === last ? `${label} ${f}` : `${label} ${f}–${formatCount(last)}`
 }
 
 /** Bucket `b` of an answer in words, or null when out of range. */
@@ -72,7 +73,7 @@ export function bucketValues(answer: ContextSeriesAnswer, b: number): BucketValu
   return {
     first,
     last,
-    messages: span(answer.messagesMin[b] as number, answer.messagesMax[b] as number, (v) => v.toLocaleString('en-US')),
+    messages: span(answer.messagesMin[b] as number, answer.messagesMax[b] as number, (v) => formatCount(v)),
     tokens: span(answer.tokensMin[b] as number, answer.tokensMax[b] as number, shortCount),
     input: u < 0 ? null : logged(answer.input, u),
     output: u < 0 ? null : logged(answer.output, u),

@@ -7,6 +7,7 @@ import { selectSummary, selectLoadState } from '../../../store/selectors.ts'
 import { VirtualList } from '../../shared/VirtualList.tsx'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 import { useState } from 'react'
+import { formatCount } from '../../shared/format-count.ts'
 
 const ROW_ESTIMATE_PX = 40
 const keyOf = (i: number): number => i
@@ -41,11 +42,9 @@ export function DiagnosticsPane() {
         <span
           className={`text-xs tabular-nums ${list.some((d) => d.severity === 'error') ? 'text-danger' : total > 0 ? 'text-warn' : 'text-muted'}`}
         >
-          {total.toLocaleString('en-US')}
+          {formatCount(total)}
         </span>
-        {total > list.length ? (
-          <span className="text-xs text-muted">first {list.length.toLocaleString('en-US')} listed</span>
-        ) : null}
+        {total > list.length ? <span className="text-xs text-muted">first {formatCount(list.length)} listed</span> : null}
       </header>
       <VirtualList
         count={list.length}

@@ -17,6 +17,7 @@ import type { HiddenCounts } from '../../../core/text/hidden-chars.ts'
 import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import type { DetailTextField, DetailTextInfo } from '../../../worker/detail-text.ts'
 import { VisibleText, keepOriginalsOnCopy } from '../../shared/VisibleText.tsx'
+import { formatCount } from '../../shared/format-count.ts'
 
 /** Characters one "Show more" adds. */
 export const SHOW_MORE_CHARS = 256 * 1024
@@ -34,10 +35,10 @@ export function charCount(n: number): string {
 
 function hiddenSummary(hidden: HiddenCounts): string {
   const parts = [
-    hidden.bidi > 0 ? `${hidden.bidi.toLocaleString('en-US')} bidirectional` : '',
-    hidden.invisible > 0 ? `${hidden.invisible.toLocaleString('en-US')} invisible` : '',
-    hidden.control > 0 ? `${hidden.control.toLocaleString('en-US')} control` : '',
-    hidden.surrogate > 0 ? `${hidden.surrogate.toLocaleString('en-US')} unpaired surrogate` : '',
+    hidden.bidi > 0 ? `${formatCount(hidden.bidi)} bidirectional` : '',
+    hidden.invisible > 0 ? `${formatCount(hidden.invisible)} invisible` : '',
+    hidden.control > 0 ? `${formatCount(hidden.control)} control` : '',
+    hidden.surrogate > 0 ? `${formatCount(hidden.surrogate)} unpaired surrogate` : '',
   ].filter((p) => p !== '')
   return parts.join(', ')
 }
@@ -89,7 +90,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
       if (blob === null) return
       await copyBlobAsText(blob)
       setCopied(total)
-      setNote(`Copied ${total.toLocaleString('en-US')} characters`)
+      setNote(`Copied ${formatCount(total)} characters`)
     } catch (error) {
       setNote(`Could not copy: ${error instanceof Error ? error.message : String(error)}`)
     } finally {
@@ -122,7 +123,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
           data-testid={`hidden-chars${suffix}`}
           data-count={info.hidden.total}
         >
-          ⚠ This value contains {info.hidden.total.toLocaleString('en-US')} bidirectional/invisible character
+          ⚠ This value contains {formatCount(info.hidden.total)} bidirectional/invisible character
           {info.hidden.total === 1 ? '' : 's'} ({hiddenSummary(info.hidden)}), shown as ⟨U+…⟩ markers; copies keep the originals.
         </p>
       ) : null}

@@ -2,6 +2,7 @@
 
 import { SeqBadge } from '../../shared/SeqBadge.tsx'
 import { seqRuns } from './seq-runs.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 const RUNS_SHOWN = 100
 
@@ -22,7 +23,7 @@ export function SeqLinks({ seqs, onPick }: { seqs: readonly number[]; onPick: (s
         ),
       )}
       {runs.length > RUNS_SHOWN ? <span className="text-muted">… {runs.length - RUNS_SHOWN} more runs</span> : null}
-      {seqs.length > 1 ? <span className="text-muted">({seqs.length.toLocaleString('en-US')})</span> : null}
+      {seqs.length > 1 ? <span className="text-muted">({formatCount(seqs.length)})</span> : null}
     </span>
   )
 }

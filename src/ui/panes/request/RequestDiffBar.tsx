@@ -7,6 +7,7 @@
 
 import type { HeaderChangeDetail, StepRequestView } from '../../../worker/step-request-query.ts'
 import { SeqButton } from './SeqButton.tsx'
+import { formatCount } from '../../shared/format-count.ts'
 
 /** Seq links listed per group; the rest is counted. */
 const LINKS_SHOWN = 10
@@ -18,9 +19,7 @@ function SeqList({ seqs, onSeq, testId }: { seqs: readonly number[]; onSeq: (seq
       {seqs.slice(0, LINKS_SHOWN).map((seq) => (
         <SeqButton key={seq} seq={seq} onSeq={onSeq} />
       ))}
-      {seqs.length > LINKS_SHOWN ? (
-        <span className="text-muted">+{(seqs.length - LINKS_SHOWN).toLocaleString('en-US')} more</span>
-      ) : null}
+      {seqs.length > LINKS_SHOWN ? <span className="text-muted">+{formatCount(seqs.length - LINKS_SHOWN)} more</span> : null}
     </span>
   )
 }
@@ -76,7 +75,7 @@ export function RequestDiffBar({
             className="tabular-nums text-muted"
             title="estimated tokens of the unchanged prefix (system, tools and messages before the first difference)"
           >
-            · ~{diff.tokensBeforeFirstDifference.toLocaleString('en-US')} tokens unchanged before it
+            · ~{formatCount(diff.tokensBeforeFirstDifference)} tokens unchanged before it
           </span>
         ) : null}
       </div>
@@ -98,7 +97,7 @@ export function RequestDiffBar({
                 />
                 <span className="text-muted">
                   {' '}
-                  stands for {r.shadowedSeqs.length.toLocaleString('en-US')} earlier message
+                  stands for {formatCount(r.shadowedSeqs.length)} earlier message
                   {r.shadowedSeqs.length === 1 ? '' : 's'}
                 </span>
               </span>

@@ -6,6 +6,7 @@
 
 import type { StepRequestView } from '../../../worker/step-request-query.ts'
 import { SeqButton } from './SeqButton.tsx'
+import { formatCount } from '../../shared/format-count.ts'
 
 const USAGE_FIELDS = [
   ['inputTokens', 'input'],
@@ -18,7 +19,7 @@ const USAGE_FIELDS = [
 const record = (v: unknown): Record<string, unknown> | null =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null
 const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '—' : (JSON.stringify(v) ?? String(v)))
-const num = (v: unknown): string => (typeof v === 'number' ? v.toLocaleString('en-US') : '—')
+const num = (v: unknown): string => (typeof v === 'number' ? formatCount(v) : '—')
 
 function toolName(tool: unknown, i: number): string {
   const t = record(tool)
@@ -70,14 +71,14 @@ export function RequestHeaderInfo({ request, onSeq }: { request: StepRequestView
             ))
           )}
           <span title="estimated tokens of the system prompt, tools and messages (the core's estimate)">
-            <span className="font-sans text-muted">estimate </span>~{request.estimatedTokens.toLocaleString('en-US')}
+            <span className="font-sans text-muted">estimate </span>~{formatCount(request.estimatedTokens)}
           </span>
         </dd>
       </dl>
       {systemText !== '' ? (
         <details>
           <summary className="cursor-pointer text-muted">
-            system prompt <span className="tabular-nums">({systemText.length.toLocaleString('en-US')} chars)</span>
+            system prompt <span className="tabular-nums">({formatCount(systemText.length)} chars)</span>
           </summary>
           <pre className="mt-1 max-h-56 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1.5 font-mono text-[11px]">
             {systemText}

@@ -1,6 +1,7 @@
 /** One message of a step's request: position, seq, role, estimated tokens, how it changed since the previous step, and its text (as text). */
 
 import type { RequestMessageRow as Row } from '../../../worker/step-request-query.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 export type RowChange = 'kept' | 'appended' | 'replacement'
 
@@ -32,7 +33,7 @@ export function RequestMessageRow({
           data-testid="request-first-difference"
           className="-mx-2 -mt-1 mb-1 truncate border-t-2 border-danger bg-danger-soft px-2 py-0.5 text-[11px] font-semibold text-danger"
         >
-          ▼ first difference · prefix cache stops here · ~{tokensBefore.toLocaleString('en-US')} tokens before it
+          ▼ first difference · prefix cache stops here · ~{formatCount(tokensBefore)} tokens before it
         </div>
       ) : null}
       <div className="grid grid-cols-[2.25rem_0.75rem_3.75rem_1fr_auto] items-baseline gap-x-1.5 text-xs">
@@ -48,7 +49,7 @@ export function RequestMessageRow({
           {row.truncated ? <span className="text-muted"> · preview cut</span> : null}
         </span>
         <span className="font-mono tabular-nums text-muted" title="estimated tokens of this message">
-          ~{row.tokens.toLocaleString('en-US')}
+          ~{formatCount(row.tokens)}
         </span>
       </div>
       {row.reasoning !== '' ? (

@@ -17,6 +17,7 @@ import { RequestMessageRow, type RowChange } from './RequestMessageRow.tsx'
 import { StepPicker } from './StepPicker.tsx'
 import { copyRequestJson, saveRequestJson } from './request-actions.ts'
 import { useStepRequest } from './use-step-request.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 const ROW_ESTIMATE_PX = 58
 const BUTTON =
@@ -89,7 +90,7 @@ export function RequestPane() {
         <span className="font-mono text-xs font-semibold" data-testid="request-step">
           {stepLabel === '' ? '—' : `step ${stepLabel}`}
         </span>
-        <span className="text-xs tabular-nums text-muted">{(request?.messageCount ?? 0).toLocaleString('en-US')} messages</span>
+        <span className="text-xs tabular-nums text-muted">{formatCount(request?.messageCount ?? 0)} messages</span>
         <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5">
           <button
             type="button"

@@ -5,12 +5,13 @@
 
 import type { LensClient } from '../../../worker/worker-client.ts'
 import type { StepRef } from '../../../store/slices/request-slice.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 export async function copyRequestJson(client: LensClient, step: StepRef): Promise<string> {
   const { text } = await client.query('step-request-json', step)
   try {
     await navigator.clipboard.writeText(text)
-    return `Copied ${text.length.toLocaleString('en-US')} characters of JSON`
+    return `Copied ${formatCount(text.length)} characters of JSON`
   } catch {
     // No clipboard permission (an insecure origin, a denied prompt): saving still works.
     return 'The clipboard is not available here: use Save JSON'

@@ -14,6 +14,7 @@ import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { VirtualList } from '../../shared/VirtualList.tsx'
 import { SurfaceRow } from './SurfaceRow.tsx'
 import { surfacePositionOf, surfaceRowClass } from './surface-rows.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 const ROW_ESTIMATE_PX = 72
 
@@ -52,7 +53,7 @@ export function SurfacePane() {
       testId="surface-pane"
       count={count}
       className="h-full"
-      tools={<span className="text-xs text-muted">{messageCount.toLocaleString('en-US')} messages sent</span>}
+      tools={<span className="text-xs text-muted">{formatCount(messageCount)} messages sent</span>}
     >
       <VirtualList
         count={count}

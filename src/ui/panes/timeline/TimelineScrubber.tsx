@@ -12,6 +12,7 @@ import { MARK_BUCKETS, indexAtPointer, markPositions } from './timeline-marks.ts
 import { lifespanOf } from '../../shared/lifespan.ts'
 import { RangeRow } from './RangeRow.tsx'
 import { useChartColors } from '../context-chart/chart-colors.ts'
+import { formatCount } from '../../shared/format-count.ts'
 
 const NO_RANGES: readonly { from: number; to: number }[] = []
 
@@ -180,7 +181,7 @@ export function TimelineScrubber() {
         </div>
       </div>
       <div className="shrink-0 whitespace-nowrap text-right font-mono text-xs tabular-nums text-muted" aria-live="polite">
-        seq {cursorSeq < 0 ? '—' : cursorSeq.toLocaleString('en-US')} / {lastSeq < 0 ? '—' : lastSeq.toLocaleString('en-US')}
+        seq {cursorSeq < 0 ? '—' : formatCount(cursorSeq)} / {lastSeq < 0 ? '—' : formatCount(lastSeq)}
         {snapshot !== null ? ` · ${snapshot.replacementCount} replaces` : ''}
       </div>
     </div>
