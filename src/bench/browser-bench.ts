@@ -9,6 +9,7 @@ import type { PresetName } from '../core/generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
 import { browserLanes, type LanesResult } from './browser-lanes.ts'
+import { FLOOR_NAV_HTML, FLOOR_NAV_PAGE, FLOOR_NAV_SCRIPT } from './navigation-lane.ts'
 import type { FloorReply, FloorRequest } from './floor-worker.ts'
 import { fmt, median, percentile, table } from './measure.ts'
 
@@ -28,8 +29,8 @@ function option(name: string): string | undefined {
 const sizes = (option('sizes')?.split(',') ?? ['10k', '280k', '1.3M']) as PresetName[]
 const container = (option('container') ?? 'zstd') as 'zstd' | 'jsonl'
 const floorRuns = Number(option('floor-runs') ?? 3)
-// --lanes-only: just the first-rows and graph lanes (browser-lanes.ts); --skip-graph leaves the graph lane out;
-// --graph-only: just the graph lane.
+// --lanes-only: just the navigation, first-rows and graph lanes (browser-lanes.ts); --skip-graph leaves the graph lane
+// out, --skip-navigation the navigation lane (--nav-rounds N, default 3); --graph-only: just the graph lane.
 const graphOnly = process.argv.includes('--graph-only')
 const lanesOnly = graphOnly || process.argv.includes('--lanes-only')
 
@@ -342,6 +343,18 @@ async function main(): Promise<void> {
     minify: true,
     logLevel: 'warning',
   })
+  // The navigation floor's page (navigation-lane.ts): a bare page and its script, beside the app.
+  await esbuild({
+    entryPoints: [resolve('src/bench/floor-nav-page.ts')],
+    outfile: `${OUT_DIR}/${FLOOR_NAV_SCRIPT}`,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    logLevel: 'warning',
+  })
+  writeFileSync(`${OUT_DIR}/${FLOOR_NAV_PAGE}`, FLOOR_NAV_HTML)
   // Own process group, so exactly this server (and nothing else) is stopped at the end.
   const preview = spawn('npx', ['vite', 'preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort'], {
     stdio: 'ignore',
@@ -368,6 +381,7 @@ async function main(): Promise<void> {
       lanes = await browserLanes(browser, `http://localhost:${PORT}`, OUT_DIR, {
         firstRows: !graphOnly && (lanesOnly || sizes.includes('280k')),
         graph: !process.argv.includes('--skip-graph'),
+        navigationRounds: graphOnly || process.argv.includes('--skip-navigation') ? 0 : Number(option('nav-rounds') ?? 3),
       })
     } finally {
       await browser.close()

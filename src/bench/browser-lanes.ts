@@ -1,5 +1,6 @@
 /**
- * Two browser bench lanes beside browser-bench.ts's per-size runs (same build, server and Chromium):
+ * Browser bench lanes beside browser-bench.ts's per-size runs (same build, server and Chromium):
+ * - navigation (target 2): navigation-lane.ts;
  * - first rows (target 3): time to the first transcript row and the load progress on screen, from the file input
  *   and from navigation to `?log=`, for the 280k log, against 300 ms;
  * - graph (target 5): the 5,000-replacement preset (graph-5k) opened, the cursor dragged across it, the graph
@@ -11,6 +12,7 @@ import { resolve } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { benchLog } from './bench-logs.ts'
 import { fmt, percentile, table } from './measure.ts'
+import { navigationLane, type NavigationResult } from './navigation-lane.ts'
 
 /** Target 3: first rows and progress on screen within this long of the start. */
 const FIRST_ROWS_TARGET_MS = 300
@@ -267,6 +269,7 @@ async function graph(browser: Browser, base: string): Promise<GraphResult> {
 export interface LanesResult {
   firstRows: FirstRowsResult | null
   graph: GraphResult | null
+  navigation: NavigationResult[] | null
   report: string
   misses: string[]
 }
@@ -278,12 +281,19 @@ export async function browserLanes(
   browser: Browser,
   base: string,
   outDir: string,
-  which: { firstRows: boolean; graph: boolean },
+  which: { firstRows: boolean; graph: boolean; navigationRounds: number },
 ): Promise<LanesResult> {
   const lines: string[] = []
   const misses: string[] = []
   let rows: FirstRowsResult | null = null
   let g: GraphResult | null = null
+  let navigation: NavigationResult[] | null = null
+  if (which.navigationRounds > 0) {
+    const nav = await navigationLane(browser, base, outDir, which.navigationRounds)
+    navigation = nav.results
+    lines.push(nav.report, '')
+    misses.push(...nav.misses)
+  }
   if (which.firstRows) {
     process.stderr.write('[browser-bench] first rows: 280k jsonl\n')
     const log = benchLog('280k')
@@ -355,5 +365,5 @@ export async function browserLanes(
       )
     }
   }
-  return { firstRows: rows, graph: g, report: lines.join('\n'), misses }
+  return { firstRows: rows, graph: g, navigation, report: lines.join('\n'), misses }
 }

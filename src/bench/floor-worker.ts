@@ -8,7 +8,11 @@ import { decompress } from 'fzstd'
 import { zstdFrameRanges } from './frame-walker.ts'
 
 /** `ping` is answered at once, so the bench can start the clock only once the worker is up, as the app's is. */
-export type FloorRequest = { readonly kind: 'ping' } | { readonly kind: 'floor'; readonly file: File; readonly zstd: boolean }
+export type FloorRequest =
+  | { readonly kind: 'ping' }
+  | { readonly kind: 'floor'; readonly file: File; readonly zstd: boolean }
+  /** The navigation floor (navigation-lane.ts): fetch a same-origin URL, then the same parse. */
+  | { readonly kind: 'floor-url'; readonly url: string; readonly zstd: boolean }
 
 export interface FloorReply {
   readonly kind: 'floor'
@@ -29,7 +33,14 @@ scope.addEventListener('message', (event: MessageEvent<FloorRequest>) => {
     return
   }
   const t0 = performance.now()
-  void request.file.arrayBuffer().then((buffer) => {
+  const read =
+    request.kind === 'floor'
+      ? request.file.arrayBuffer()
+      : fetch(request.url).then((response) => {
+          if (!response.ok) throw new Error(`floor fetch: ${response.status} for ${request.url}`)
+          return response.arrayBuffer()
+        })
+  void read.then((buffer) => {
     const readMs = performance.now() - t0
     const bytes = new Uint8Array(buffer)
     const decoder = new TextDecoder()
@@ -59,5 +70,5 @@ scope.addEventListener('message', (event: MessageEvent<FloorRequest>) => {
       plainBytes,
     }
     scope.postMessage(reply)
-  })
+  }, (error: unknown) => scope.postMessage({ kind: 'error', message: String(error) }))
 })
