@@ -1,11 +1,13 @@
 /**
  * The body of a transcript or surface entry: text, collapsed reasoning, tool calls. Everything from the log is
  * rendered as React text children (escaped by React); there is no HTML path from log content into the DOM.
- * Bidi and invisible characters show as markers (`VisibleText`); a copied selection keeps the originals.
+ * Bidi and invisible characters show as markers (`VisibleText`); a copied selection keeps the originals. Text goes
+ * into the DOM cut to what the box shows (display-clip.ts): the rest would only cost layout.
  */
 
 import type { EventSummary } from '../../worker/protocol.ts'
 import { VisibleText, keepOriginalsOnCopy } from './VisibleText.tsx'
+import { COMPACT_TEXT_CLIP, ROW_TEXT_CLIP, TOOL_ARGS_CLIP, clipForDisplay } from './display-clip.ts'
 import { formatCount } from './format-count.ts'
 
 export function EntryBody({ summary, compact }: { summary: EventSummary; compact: boolean }) {
@@ -21,7 +23,7 @@ export function EntryBody({ summary, compact }: { summary: EventSummary; compact
       ) : null}
       {summary.text !== '' ? (
         <p className={`${compact ? 'max-h-10' : 'max-h-60'} overflow-hidden whitespace-pre-wrap break-words`}>
-          <VisibleText text={summary.text} />
+          <VisibleText text={clipForDisplay(summary.text, compact ? COMPACT_TEXT_CLIP : ROW_TEXT_CLIP)} />
         </p>
       ) : null}
       {summary.toolCalls.map((call, i) => (
@@ -30,7 +32,7 @@ export function EntryBody({ summary, compact }: { summary: EventSummary; compact
             → <VisibleText text={call.name} />
           </span>{' '}
           <span className="text-muted">
-            <VisibleText text={call.args} />
+            <VisibleText text={clipForDisplay(call.args, TOOL_ARGS_CLIP)} />
           </span>
         </p>
       ))}
