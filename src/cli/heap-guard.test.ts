@@ -7,7 +7,7 @@ import { expect, test } from 'vitest'
 import { generateSession, toJsonl } from '../core/generate/index.ts'
 import { eventsOfJsonl } from '../test-support/expanded-events.ts'
 import { zstdFrame } from '../test-support/zstd-frames.ts'
-import { LogTooLargeError } from './heap-guard.ts'
+import { HeapGuard, LogTooLargeError } from './heap-guard.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'lens-heap-'))
@@ -44,4 +44,13 @@ test('a log that fits is read whole', async () => {
   expect(log.length).toBe(eventsOfJsonl(jsonl).length)
   const zstd = await readLog(zstdPath, { heap: { heapLimitBytes: 4 * size, heapUsedBytes: () => size } })
   expect(zstd.length).toBe(log.length)
+})
+
+test('the heap is only measured once a pessimistic estimate of what the log needs comes near the limit', () => {
+  let asked = 0
+  const guard = new HeapGuard('x.jsonl', { heapLimitBytes: 2 ** 32, heapUsedBytes: () => (asked++, 0) })
+  guard.checkHeap(8 << 20, null, 8 << 20)
+  expect(asked).toBe(0)
+  guard.checkHeap(900 << 20, null, 900 << 20)
+  expect(asked).toBe(1)
 })

@@ -32,7 +32,7 @@ export async function readLog(
     prefetch.observe(bytes)
     log.push(bytes)
     read += bytes.length
-    guard.checkHeap(read, size)
+    guard.checkHeap(read, size, log.progress.plainBytes)
   }
   try {
     if (path === '-') for await (const chunk of process.stdin) push(chunk as Uint8Array)
