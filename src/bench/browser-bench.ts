@@ -332,28 +332,23 @@ async function main(): Promise<void> {
       `[browser-bench] vite build failed; using the previous build from ${statSync(`${OUT_DIR}/index.html`).mtime.toISOString()}\n`,
     )
   }
-  // The floor's worker: its own bundle (fzstd + the frame walker), dropped into the served folder after vite emptied it.
-  await esbuild({
-    entryPoints: [resolve('src/bench/floor-worker.ts')],
-    outfile: `${OUT_DIR}/${FLOOR_WORKER}`,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    logLevel: 'warning',
-  })
-  // The navigation floor's page (navigation-lane.ts): a bare page and its script, beside the app.
-  await esbuild({
-    entryPoints: [resolve('src/bench/floor-nav-page.ts')],
-    outfile: `${OUT_DIR}/${FLOOR_NAV_SCRIPT}`,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    logLevel: 'warning',
-  })
+  // Bench-only scripts, bundled on their own and dropped into the served folder after vite emptied it: the floor's
+  // worker (fzstd + the frame walker) and the navigation floor's page script (navigation-lane.ts).
+  for (const [entry, out] of [
+    ['src/bench/floor-worker.ts', FLOOR_WORKER],
+    ['src/bench/floor-nav-page.ts', FLOOR_NAV_SCRIPT],
+  ] as const) {
+    await esbuild({
+      entryPoints: [resolve(entry)],
+      outfile: `${OUT_DIR}/${out}`,
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      logLevel: 'warning',
+    })
+  }
   writeFileSync(`${OUT_DIR}/${FLOOR_NAV_PAGE}`, FLOOR_NAV_HTML)
   // Own process group, so exactly this server (and nothing else) is stopped at the end.
   const preview = spawn('npx', ['vite', 'preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort'], {
