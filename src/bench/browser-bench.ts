@@ -9,6 +9,7 @@ import type { PresetName } from '../core/generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
 import { browserLanes, type LanesResult } from './browser-lanes.ts'
+import { initialJs } from './initial-js.ts'
 import { FLOOR_NAV_HTML, FLOOR_NAV_PAGE, FLOOR_NAV_SCRIPT } from './navigation-lane.ts'
 import type { FloorReply, FloorRequest } from './floor-worker.ts'
 import { fmt, median, percentile, table } from './measure.ts'
@@ -321,6 +322,17 @@ async function measure(page: Page, size: PresetName): Promise<BrowserResult> {
   }
 }
 
+/** Target 2's first-visit JavaScript, from the build this run serves (so it is never a stale dist/). */
+function initialJsLine(dist: string): string {
+  const js = initialJs(dist)
+  if (js === null) return `Initial JS: ${dist} has no index.html.`
+  const kb = js.initialGzipBytes / 1024
+  return (
+    `Initial JS of this build (entry + modulepreloads, gzip -9): ${fmt(kb)} KB ${kb <= 150 ? 'PASS' : 'MISS'} (target <= 150 KB); ` +
+    `after first paint: ${fmt(js.lazyGzipBytes / 1024)} KB lazy chunks, ${fmt(js.workerGzipBytes / 1024)} KB worker.`
+  )
+}
+
 async function main(): Promise<void> {
   const build = spawnSync('npx', ['vite', 'build', '--outDir', OUT_DIR, '--emptyOutDir', '--logLevel', 'warn'], {
     stdio: 'inherit',
@@ -417,6 +429,8 @@ async function main(): Promise<void> {
         `${fmt(r.drag.longestTaskMs, 0)} ms`,
       ]),
     ),
+    '',
+    initialJsLine(OUT_DIR),
     ...(lanes === null ? [] : ['', lanes.report]),
     ...(lanes === null || lanes.misses.length === 0
       ? []

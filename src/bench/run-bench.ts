@@ -278,7 +278,7 @@ if (!skipCli) {
 
 // The first visit's JavaScript, from the built app (npm run build); target <= 150 KB gzipped.
 const firstJs = initialJs()
-let initialJsReport = 'Initial JS: dist/ not built (run npm run build first).'
+let initialJsReport = 'Initial JS: dist/ not built (npm run build; --browser reports it from its own build).'
 if (firstJs !== null) {
   results['initialJs'] = firstJs
   const kb = firstJs.initialGzipBytes / 1024
