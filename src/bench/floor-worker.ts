@@ -40,35 +40,38 @@ scope.addEventListener('message', (event: MessageEvent<FloorRequest>) => {
           if (!response.ok) throw new Error(`floor fetch: ${response.status} for ${request.url}`)
           return response.arrayBuffer()
         })
-  void read.then((buffer) => {
-    const readMs = performance.now() - t0
-    const bytes = new Uint8Array(buffer)
-    const decoder = new TextDecoder()
-    // Kept alive to the end, as a loader keeps what it parsed; the count is the check that nothing was skipped.
-    const records: unknown[] = []
-    // A plain JSONL file is one piece: the floor then is TextDecoder + JSON.parse alone.
-    const ranges: Array<[number, number]> = request.zstd ? zstdFrameRanges(bytes) : [[0, bytes.length]]
-    let plainBytes = 0
-    for (const [start, end] of ranges) {
-      const piece = request.zstd ? decompress(bytes.subarray(start, end)) : bytes
-      plainBytes += piece.length
-      const text = decoder.decode(piece)
-      let at = 0
-      for (;;) {
-        const nl = text.indexOf('\n', at)
-        if (nl === -1) break
-        if (nl > at) records.push(JSON.parse(text.slice(at, nl)))
-        at = nl + 1
+  void read.then(
+    (buffer) => {
+      const readMs = performance.now() - t0
+      const bytes = new Uint8Array(buffer)
+      const decoder = new TextDecoder()
+      // Kept alive to the end, as a loader keeps what it parsed; the count is the check that nothing was skipped.
+      const records: unknown[] = []
+      // A plain JSONL file is one piece: the floor then is TextDecoder + JSON.parse alone.
+      const ranges: Array<[number, number]> = request.zstd ? zstdFrameRanges(bytes) : [[0, bytes.length]]
+      let plainBytes = 0
+      for (const [start, end] of ranges) {
+        const piece = request.zstd ? decompress(bytes.subarray(start, end)) : bytes
+        plainBytes += piece.length
+        const text = decoder.decode(piece)
+        let at = 0
+        for (;;) {
+          const nl = text.indexOf('\n', at)
+          if (nl === -1) break
+          if (nl > at) records.push(JSON.parse(text.slice(at, nl)))
+          at = nl + 1
+        }
       }
-    }
-    const reply: FloorReply = {
-      kind: 'floor',
-      ms: performance.now() - t0,
-      readMs,
-      frames: ranges.length,
-      records: records.length,
-      plainBytes,
-    }
-    scope.postMessage(reply)
-  }, (error: unknown) => scope.postMessage({ kind: 'error', message: String(error) }))
+      const reply: FloorReply = {
+        kind: 'floor',
+        ms: performance.now() - t0,
+        readMs,
+        frames: ranges.length,
+        records: records.length,
+        plainBytes,
+      }
+      scope.postMessage(reply)
+    },
+    (error: unknown) => scope.postMessage({ kind: 'error', message: String(error) }),
+  )
 })
