@@ -74,7 +74,6 @@ export class LensSession {
   private readonly replacementInfos: ReplacementInfo[] = []
   private readonly replacementBySeq = new Map<number, number>()
   private readonly replacementByIndex = new Map<number, number>()
-  private seqIsIndexUntil = 0
   private readonly texts = new DetailTexts()
   private layout: ReplaceLayout = EMPTY_LAYOUT
   private layoutIsFull = true
@@ -123,7 +122,6 @@ export class LensSession {
     this.replacementInfos.length = 0
     this.replacementBySeq.clear()
     this.replacementByIndex.clear()
-    this.seqIsIndexUntil = 0
     this.layout = EMPTY_LAYOUT
     this.layoutIsFull = true
     this.fullLayoutAt = 0
@@ -386,11 +384,7 @@ export class LensSession {
   }
 
   private seqIsIndex(): boolean {
-    const log = this.log
-    for (; this.seqIsIndexUntil < log.length; this.seqIsIndexUntil++) {
-      if (log.seqOf(this.seqIsIndexUntil) !== this.seqIsIndexUntil) return false
-    }
-    return true
+    return this.log.seqIsIndex
   }
 
   /** The graph layout for every replacement so far: redone only when replacements were added (or at the end). */

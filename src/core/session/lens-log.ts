@@ -112,6 +112,8 @@ export class LensLog {
   /** The last non-row event ingested, so linking a replacement needs no re-parse. */
   private previous: { index: number; event: LogEvent } | undefined
   private eventCount = 0
+  /** The first event whose seq is not its index, or -1: kept at ingest so asking never re-parses the log. */
+  private seqNotIndexAt = -1
   private lastViolationCount = 0
   private readonly upgradeLegacy: boolean
   /** Provider invariants the fold does not enforce: warnings only, never fed back into the fold. */
@@ -188,6 +190,11 @@ export class LensLog {
 
   get encoding(): LogEncoding | null {
     return this.decoder.progress.encoding
+  }
+
+  /** Whether every event so far has its index as its seq (then the UI maps seqs to events without asking). */
+  get seqIsIndex(): boolean {
+    return this.seqNotIndexAt === -1
   }
 
   /** Number of decoded events (packed rows counted per member). */
@@ -319,6 +326,7 @@ export class LensLog {
     const index = this.eventCount
     const recordIndex = this.records.add(record.text, index, record.line, record.kind === 'row')
     if (record.kind === 'row') {
+      if (this.seqNotIndexAt === -1 && record.row.seq0 !== index) this.seqNotIndexAt = index
       this.eventCount += record.size
       this.count('assistant/chunk', record.size)
       this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
@@ -334,6 +342,8 @@ export class LensLog {
     let event = record.event
     this.count(typeof event?.type === 'string' ? event.type : `(${typeof event?.type})`, 1)
     if (isRecord(event) && MAYBE_LEGACY.has(event.type)) event = this.upgrade(event, index, recordIndex, record.line)
+    // As `seqOf` reads it: the upgraded event's seq, anything but the number `index` a mismatch.
+    if (this.seqNotIndexAt === -1 && (event as { seq?: unknown } | null | undefined)?.seq !== index) this.seqNotIndexAt = index
     const defect = isRecord(event) ? loadDefect(event, index) : undefined
     if (defect !== undefined) this.diagnose('error', defect.code, record.line, event, index, defect.message)
     const plan = this.fold.push(event)
