@@ -8,7 +8,7 @@ import { build as esbuild } from 'esbuild'
 import type { PresetName } from '../core/generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
-import { browserLanes, type LanesResult } from './browser-lanes.ts'
+import { browserLanes, settleAfterBoot, type LanesResult } from './browser-lanes.ts'
 import { initialJs } from './initial-js.ts'
 import { FLOOR_NAV_HTML, FLOOR_NAV_PAGE, FLOOR_NAV_SCRIPT } from './navigation-lane.ts'
 import type { FloorReply, FloorRequest } from './floor-worker.ts'
@@ -235,6 +235,7 @@ async function measure(page: Page, size: PresetName): Promise<BrowserResult> {
   const path = resolve(container === 'zstd' ? log.zstdPath : log.jsonlPath)
   await page.goto(`http://localhost:${PORT}/`)
   await page.waitForSelector('[data-testid=app][data-load-state=ready], [data-testid=app][data-load-state=error]')
+  await settleAfterBoot(page)
   const rssBefore = rendererRss()
   const start = await page.evaluate(() => performance.now())
   await page.getByTestId('file-input').setInputFiles(path)

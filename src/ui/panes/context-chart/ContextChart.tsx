@@ -13,7 +13,7 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import { selectCursor, selectSummary } from '../../../store/selectors.ts'
 import type { ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
 import { useChartColors, type ChartColors } from './chart-colors.ts'
-import { bucketOf, bucketValues, indexAtOffset, rangeText, shortCount, withGaps, xRange } from './chart-values.ts'
+import { bucketOf, bucketValues, dotsStandApart, indexAtOffset, rangeText, shortCount, withGaps, xRange } from './chart-values.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
 /** Canvas height including the x axis (CSS px). */
@@ -22,9 +22,21 @@ const CHART_HEIGHT = 128
 const REQUERY_INTERVAL_MS = 250
 /** The same while a file or URL is still loading (interim summaries): the load path gets the worker's time. */
 const LOADING_REQUERY_INTERVAL_MS = 1000
+/**
+ * A series still being built (1.3M events: ~40 worker slices after the load) is drawn at most once per this interval:
+ * each redraw is a 50 ms main-thread task on such a log, and drawing every slice's answer kept the page busy for
+ * seconds after ready (the cursor drag's long tasks). The first answer and the complete one are always drawn.
+ */
+const PARTIAL_DRAW_INTERVAL_MS = 1000
 /** Marker labels closer than this (CSS px) to the previous label are left out; the line and the hover stay. */
 const LABEL_GAP_PX = 44
 const FONT = '11px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif'
+
+/** uPlot's `points.show` (see `dotsStandApart`). */
+function sparseEnough(u: uPlot, seriesIdx: number, i0: number, i1: number): boolean {
+  const values = u.data[seriesIdx]
+  return values !== undefined && dotsStandApart(values, i0, i1, u.bbox.width / uPlot.pxRatio)
+}
 
 /** uPlot series order (index 0 is x). */
 const S = { tokensMax: 1, tokensMin: 2, messages: 3, input: 4, output: 5, cacheRead: 6 } as const
@@ -110,7 +122,7 @@ function chartOptions(
     stroke: color,
     width: 1,
     spanGaps: true,
-    points: { show: true, size: 4, stroke: color, fill: color },
+    points: { show: sparseEnough, size: 4, stroke: color, fill: color },
   })
   return {
     width,
@@ -245,6 +257,8 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
     lastAt: 0,
     timer: 0 as ReturnType<typeof setTimeout> | 0,
     latest: null as (() => void) | null,
+    /** When an incomplete answer was last drawn (-Infinity: none yet for this chart). */
+    partialDrawnAt: -Infinity,
   })
   useEffect(() => {
     if (summary === null || queryWidth === 0) return
@@ -265,8 +279,12 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
         .then((next) => {
           performance.measure('context-chart:query', { start: started, end: performance.now() })
           if (disposed) return
-          answerRef.current = next
-          setAnswer(next)
+          const now = performance.now()
+          if (next.complete || now - q.partialDrawnAt >= PARTIAL_DRAW_INTERVAL_MS) {
+            if (!next.complete) q.partialDrawnAt = now
+            answerRef.current = next
+            setAnswer(next)
+          }
           // A large log's series is built in slices: ask for the rest right away once the log is loaded (while
           // it loads, at the loading pace).
           if (!next.complete) {

@@ -8,7 +8,17 @@ import { demoSessionJsonl } from '../../../core/generate/index.ts'
 import { LensLog, loadContentChecksum } from '../../../core/index.ts'
 import { ContextSeries } from '../../../core/series/context-series.ts'
 import { contextSeriesAnswer } from '../../../worker/context-series-query.ts'
-import { bucketOf, bucketValues, indexAtOffset, markerText, rangeText, shortCount, withGaps, xRange } from './chart-values.ts'
+import {
+  bucketOf,
+  bucketValues,
+  dotsStandApart,
+  indexAtOffset,
+  markerText,
+  rangeText,
+  shortCount,
+  withGaps,
+  xRange,
+} from './chart-values.ts'
 
 const DEMO = new TextEncoder().encode(demoSessionJsonl())
 const log = new LensLog({ checksum: await loadContentChecksum() })
@@ -87,5 +97,23 @@ describe('click mapping', () => {
     expect(withGaps(Float64Array.from([1, NaN, 3]))).toEqual([1, null, 3])
     expect(rangeText('seq', 1200, 1200)).toBe('seq 1,200')
     expect(rangeText('seq', 1200, 1210)).toBe('seq 1,200–1,210')
+  })
+})
+
+describe('dots on the logged series', () => {
+  it('draws a dot per logged value only while they stand 8 px apart on average, gaps not counted', () => {
+    // The demo's logged input tokens at 500 px: a handful of steps, so each gets its dot.
+    const { answer } = contextSeriesAnswer(series, { width: 500, from: null, to: null })
+    const input = withGaps(answer.input)
+    expect(input.filter((v) => v !== null).length).toBeGreaterThan(0)
+    expect(dotsStandApart(input, 0, input.length - 1, 500)).toBe(true)
+    // A long log: a logged value in every pixel column.
+    const dense = Array.from({ length: 1400 }, (_, i) => i)
+    expect(dotsStandApart(dense, 0, dense.length - 1, 1400)).toBe(false)
+    // The boundary: 100 values over 800 px stand exactly 8 px apart; one more does not.
+    const hundred = [...Array.from({ length: 101 }, (_, i) => i), null, NaN]
+    expect(dotsStandApart(hundred, 0, 99, 800)).toBe(true)
+    expect(dotsStandApart(hundred, 0, 100, 800)).toBe(false)
+    expect(dotsStandApart(hundred, 100, 102, 8)).toBe(true)
   })
 })

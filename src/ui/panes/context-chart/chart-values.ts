@@ -108,3 +108,17 @@ export function indexAtOffset(range: readonly [number, number], offset: number, 
 export function withGaps(values: Float64Array): (number | null)[] {
   return Array.from(values, (v) => (Number.isNaN(v) ? null : v))
 }
+
+/** Logged values closer than this on average (CSS px) are drawn as the line alone, without a dot each. */
+export const MIN_POINT_SPACING_PX = 8
+
+/**
+ * Whether the logged values `i0..i1` of a series get a dot each: only where the dots stand apart. On a long log every
+ * pixel column holds one, and thousands of overlapping arcs made each redraw a 50-90 ms task while saying nothing the
+ * line does not. Gaps (null, NaN: a step that logged no usage) are not values.
+ */
+export function dotsStandApart(values: ArrayLike<number | null | undefined>, i0: number, i1: number, widthPx: number): boolean {
+  let logged = 0
+  for (let i = i0; i <= i1; i++) if (Number.isFinite(values[i])) logged++
+  return logged * MIN_POINT_SPACING_PX <= widthPx
+}
