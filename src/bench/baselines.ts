@@ -1,34 +1,13 @@
 /** The two baselines LensLog is measured against: the JSON.parse floor and the harness's own read + fold. */
 
-import { decompress } from 'fzstd'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import { zstdFrameRanges } from './frame-walker.ts'
+import { parseLines, plaintextPieces, type Encoding } from './floor-parse.ts'
+
+export { plaintextPieces, type Encoding }
 
 type HarnessEvents = Parameters<typeof foldSurface>[0]
 
-export type Encoding = 'jsonl' | 'zstd'
-
-/** Plaintext pieces of a log: the whole file for JSONL, one per frame for zstd (fzstd `decompress` per frame). */
-export function* plaintextPieces(bytes: Uint8Array, encoding: Encoding): Generator<Uint8Array> {
-  if (encoding === 'jsonl') {
-    yield bytes
-    return
-  }
-  for (const [start, end] of zstdFrameRanges(bytes)) yield decompress(bytes.subarray(start, end))
-}
-
 const decoder = new TextDecoder()
-
-/** Every body line through JSON.parse; the header line is parsed too. Lines never span frames. */
-function parseLines(text: string, out: unknown[]): void {
-  let at = 0
-  for (;;) {
-    const nl = text.indexOf('\n', at)
-    if (nl === -1) break
-    if (nl > at) out.push(JSON.parse(text.slice(at, nl)))
-    at = nl + 1
-  }
-}
 
 /** The floor: decode + JSON.parse of every line, nothing else. Returns the parsed records (header first). */
 export function floorParse(bytes: Uint8Array, encoding: Encoding): unknown[] {

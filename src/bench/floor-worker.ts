@@ -4,8 +4,8 @@
  * Bundled on its own by browser-bench.ts (esbuild) into the served build as /bench-floor-worker.js; the app never loads it.
  */
 
-import { decompress } from 'fzstd'
 import { zstdFrameRanges } from './frame-walker.ts'
+import { parseLines, plaintextPieces } from './floor-parse.ts'
 
 /** `ping` is answered at once, so the bench can start the clock only once the worker is up, as the app's is. */
 export type FloorRequest =
@@ -47,26 +47,18 @@ scope.addEventListener('message', (event: MessageEvent<FloorRequest>) => {
       const decoder = new TextDecoder()
       // Kept alive to the end, as a loader keeps what it parsed; the count is the check that nothing was skipped.
       const records: unknown[] = []
-      // A plain JSONL file is one piece: the floor then is TextDecoder + JSON.parse alone.
-      const ranges: Array<[number, number]> = request.zstd ? zstdFrameRanges(bytes) : [[0, bytes.length]]
       let plainBytes = 0
-      for (const [start, end] of ranges) {
-        const piece = request.zstd ? decompress(bytes.subarray(start, end)) : bytes
+      for (const piece of plaintextPieces(bytes, request.zstd ? 'zstd' : 'jsonl')) {
         plainBytes += piece.length
-        const text = decoder.decode(piece)
-        let at = 0
-        for (;;) {
-          const nl = text.indexOf('\n', at)
-          if (nl === -1) break
-          if (nl > at) records.push(JSON.parse(text.slice(at, nl)))
-          at = nl + 1
-        }
+        parseLines(decoder.decode(piece), records)
       }
+      const ms = performance.now() - t0
       const reply: FloorReply = {
         kind: 'floor',
-        ms: performance.now() - t0,
+        ms,
         readMs,
-        frames: ranges.length,
+        // Counted after the clock stopped: a walk over the frame headers the pieces already made.
+        frames: request.zstd ? zstdFrameRanges(bytes).length : 1,
         records: records.length,
         plainBytes,
       }
