@@ -3,7 +3,7 @@
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { parseLines, plaintextPieces, type Encoding } from './floor-parse.ts'
 
-export { plaintextPieces, type Encoding }
+export type { Encoding }
 
 type HarnessEvents = Parameters<typeof foldSurface>[0]
 
