@@ -51,7 +51,7 @@ async function bundle(): Promise<{ cli: string; floor: string; harness: string }
     target: 'node20',
     logLevel: 'warning',
   })
-  return { cli: join(OUT, 'lens/dsh-lens.mjs'), floor: join(OUT, 'floor.mjs'), harness: join(OUT, 'harness.mjs') }
+  return { cli: join(OUT, 'lens/dsh-lens.cjs'), floor: join(OUT, 'floor.mjs'), harness: join(OUT, 'harness.mjs') }
 }
 
 const devNull = openSync('/dev/null', 'w')

@@ -1,43 +1,70 @@
 /**
  * `npm run build:cli`: the CLI as plain JavaScript, so `dsh-lens` starts without transpiling TypeScript
- * (tsx costs ~0.5 s per start). One ES-module entry, dist-cli/dsh-lens.mjs, with code splitting: the
- * commands most runs use (check, fold, request, search, slice) load only the core, while `serve` and
- * `generate-demo` pull in the server and the generator as separate chunks on demand.
+ * (tsx costs ~0.5 s per start). Three CommonJS bundles in dist-cli/:
+ * - dsh-lens.cjs, the launcher (src/cli/launch.ts) the bin runs: it starts the next one through V8's code cache;
+ * - dsh-lens-main.cjs, the CLI itself (src/cli/main.ts), with dsh-lens-main.cjs.v8-cache beside it;
+ * - zstd-frames-worker.cjs, the zstd read-ahead thread (a Worker starts from a file).
  *
- * Every dependency is bundled (fzstd, xxhash-wasm, ws), so the built CLI runs from an `npm pack` tarball
- * or a bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them
- * inside a try and falls back to JavaScript.
+ * CommonJS because only a classic script can be given a code cache in Node 20 (vm.Script's cachedData; there is
+ * no cache for ES modules before Node 22). The commands most runs never use (serve, generate-demo) stay in the
+ * bundle as lazily initialized modules: V8 only pre-parses them, and the cache skips even that.
+ *
+ * The cache is trained, not just compiled: the launcher runs `fold --json` on the bundled demo session and
+ * writes the cache at exit, so it holds the bytecode of every function a fold runs.
+ *
+ * Every dependency is bundled (fzstd, xxhash-wasm, ws), so the built CLI runs from an `npm pack` tarball or a
+ * bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them inside a try
+ * and falls back to JavaScript.
  */
 
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { demoSessionJsonl } from '../core/generate/index.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
-// `--outdir DIR` builds elsewhere (the tests build into a temporary folder).
+// `--outdir DIR` builds elsewhere (the tests and the bench build into their own folders).
 const at = process.argv.indexOf('--outdir')
 const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
 
 rmSync(outdir, { recursive: true, force: true })
 await build({
   absWorkingDir: root,
-  // The zstd read-ahead worker (src/cli/zstd-prefetch.ts) is its own entry: a Worker starts from a file.
-  entryPoints: { 'dsh-lens': 'src/cli/main.ts', 'zstd-frames-worker': 'src/cli/zstd-frames-worker.ts' },
+  entryPoints: {
+    'dsh-lens': 'src/cli/launch.ts',
+    'dsh-lens-main': 'src/cli/main.ts',
+    'zstd-frames-worker': 'src/cli/zstd-frames-worker.ts',
+  },
   outdir,
-  outExtension: { '.js': '.mjs' },
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   external: ['bufferutil', 'utf-8-validate'],
-  // ws is CommonJS and calls require(); an ES-module bundle has none unless we make one.
-  banner: {
-    js: "import { createRequire as __lensCreateRequire } from 'node:module'; const require = __lensCreateRequire(import.meta.url);",
-  },
+  // The sources are ES modules that find their neighbours (the worker, the viewer's dist/) from import.meta.url,
+  // which a CommonJS bundle does not have: it is the bundle's own file URL.
+  define: { 'import.meta.url': '__lensModuleUrl' },
+  banner: { js: "const __lensModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: 'none',
   sourcemap: 'linked',
   logLevel: 'warning',
-  metafile: false,
 })
-process.stdout.write(`built ${outdir}/dsh-lens.mjs\n`)
+
+const training = mkdtempSync(join(tmpdir(), 'lens-code-cache-'))
+try {
+  const log = join(training, 'demo.jsonl')
+  writeFileSync(log, demoSessionJsonl())
+  const run = spawnSync(process.execPath, [join(outdir, 'dsh-lens.cjs'), 'fold', log, '--json'], {
+    env: { ...process.env, DSH_LENS_WRITE_CODE_CACHE: join(outdir, 'dsh-lens-main.cjs.v8-cache') },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  })
+  if (run.status !== 0) throw new Error(`the code cache's training fold failed (${run.status}): ${run.stderr}`)
+} finally {
+  rmSync(training, { recursive: true, force: true })
+}
+process.stdout.write(`built ${outdir}/dsh-lens.cjs\n`)

@@ -5,7 +5,7 @@
  */
 
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -14,7 +14,7 @@ import { fixturesAvailable, listFixtures, listZstdFixtures } from '../test-suppo
 const ROOT = new URL('../../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
 const out = mkdtempSync(join(tmpdir(), 'lens-built-cli-'))
-const BUILT = join(out, 'dsh-lens.mjs')
+const BUILT = join(out, 'dsh-lens.cjs')
 
 const run = (command: string, args: string[]) => {
   const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20 })
@@ -40,6 +40,35 @@ describe('the built CLI', () => {
       expect(json.nodes).toEqual(fixture.expected.nodes)
       if (i % 16 === 0) expect(ours.stdout).toBe(run(TSX, ['src/cli/main.ts', 'fold', fixture.path, '--json']).stdout)
     }
+  })
+
+  it('starts through the code cache its build trained, and answers the same without it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-cache-'))
+    const log = join(dir, 'tiny.jsonl')
+    writeFileSync(
+      log,
+      '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}\n' +
+        '{"type":"user/message","seq":0,"time":5,"data":{"id":"u0","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}\n',
+    )
+    const env = { ...process.env, DSH_LENS_TRACE_CODE_CACHE: '1' }
+    const trace = (cli: string) => {
+      const result = spawnSync(process.execPath, [cli, 'fold', log, '--json'], { env, encoding: 'utf8' })
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+    }
+    const cached = trace(BUILT)
+    expect(cached.stderr).toBe('dsh-lens: code cache accepted\n')
+    expect(cached.code).toBe(0)
+    // A copy without the cache compiles as usual; one given a foreign cache has V8 reject it.
+    const bare = join(dir, 'bare')
+    cpSync(out, bare, { recursive: true })
+    rmSync(join(bare, 'dsh-lens-main.cjs.v8-cache'))
+    const absent = trace(join(bare, 'dsh-lens.cjs'))
+    expect(absent.stderr).toBe('dsh-lens: code cache absent\n')
+    expect(absent.stdout).toBe(cached.stdout)
+    writeFileSync(join(bare, 'dsh-lens-main.cjs.v8-cache'), 'not a V8 code cache')
+    const foreign = trace(join(bare, 'dsh-lens.cjs'))
+    expect(foreign.stderr).toBe('dsh-lens: code cache rejected\n')
+    expect(foreign.stdout).toBe(cached.stdout)
   })
 
   it('keeps the exit codes: 0 clean, 1 defects, 2 unreadable or wrong usage', () => {

@@ -69,11 +69,17 @@ function readFileInSlices(path: string, push: (bytes: Uint8Array) => void, onSiz
   try {
     const stat = fstatSync(fd)
     if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
-    if (stat.isFile()) onSize(stat.size)
+    const size = stat.isFile() ? stat.size : null
+    if (size !== null) onSize(size)
+    let read = 0
     for (;;) {
-      const slice = Buffer.allocUnsafe(FILE_SLICE_BYTES)
-      const n = readSync(fd, slice, 0, FILE_SLICE_BYTES, null)
+      // A small file gets a slice its size (+1 to see EOF in the same read), not 8 MiB: allocating and
+      // collecting the big buffer was a visible part of a small fold's start-up.
+      const want = size === null ? FILE_SLICE_BYTES : Math.min(FILE_SLICE_BYTES, Math.max(size - read + 1, 64 << 10))
+      const slice = Buffer.allocUnsafe(want)
+      const n = readSync(fd, slice, 0, want, null)
       if (n === 0) break
+      read += n
       push(slice.subarray(0, n))
     }
   } finally {

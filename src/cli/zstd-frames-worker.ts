@@ -62,6 +62,8 @@ function done(): void {
 }
 
 Atomics.store(shared, PrefetchSlot.Started, 1)
+// A forced read-ahead (DSH_LENS_ZSTD_WORKER=1|stats) waits for this before its first frame.
+Atomics.notify(shared, PrefetchSlot.Started)
 parentPort?.on('message', (chunk: Uint8Array | null) => {
   try {
     if (chunk === null) {

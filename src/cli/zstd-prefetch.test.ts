@@ -19,7 +19,7 @@ import { fixturesAvailable, listZstdFixtures } from '../test-support/shared-fixt
 const ROOT = new URL('../../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
 const out = mkdtempSync(join(tmpdir(), 'lens-zstd-prefetch-'))
-const BUILT = join(out, 'dsh-lens.mjs')
+const BUILT = join(out, 'dsh-lens.cjs')
 
 function built(args: string[], worker: '0' | 'stats', input?: Buffer) {
   const result = spawnSync(process.execPath, [BUILT, ...args], {
@@ -71,9 +71,10 @@ beforeAll(() => {
 }, 120_000)
 
 describe('zstd read-ahead on a worker thread', () => {
-  it('answers a generated multi-frame log exactly as the main thread alone, with the worker decoding most frames', () => {
+  it('answers a generated multi-frame log exactly as the main thread alone, with the worker decoding every frame', () => {
     const counts = sameWithAndWithout(generated)
-    expect(counts.fromWorker).toBeGreaterThan(counts.here)
+    // Forced, the worker decodes every frame of a clean log (the main thread waits for it to start).
+    expect(counts.here).toBe(0)
     expect(counts.fromWorker + counts.here).toBe(zstdFrameRanges(readFileSync(generated)).length)
   }, 180_000)
 

@@ -28,12 +28,12 @@ const WAIT_MS = 10_000
 
 /** The worker's module beside this one: the bundle in dist-cli/, or the TypeScript source under tsx. */
 /**
- * The worker is the built bundle's (dist-cli/zstd-frames-worker.mjs). Under the TypeScript sources (`npm run lens`,
+ * The worker is the built bundle's (dist-cli/zstd-frames-worker.cjs). Under the TypeScript sources (`npm run lens`,
  * tsx) there is none: tsx's loader does not reach a Node 20 worker thread ("Unknown file extension .ts", even with
  * its --import passed on), so the sources decode every frame on the main thread, as before.
  */
 const fromSources = import.meta.url.endsWith('.ts')
-const workerUrl = new URL('./zstd-frames-worker.mjs', import.meta.url)
+const workerUrl = new URL('./zstd-frames-worker.cjs', import.meta.url)
 
 export class ZstdPrefetch {
   private worker: Worker | undefined
@@ -44,6 +44,11 @@ export class ZstdPrefetch {
   private held: Uint8Array[] = []
   private heldBytes = 0
   private broken = false
+  /**
+   * DSH_LENS_ZSTD_WORKER=1|stats: the worker always starts and the first frame waits for it, so every frame it can
+   * decode comes from it (the tests compare its answers with the main thread's; a race would make that a sample).
+   */
+  private forced = false
   private batch: FrameBatch | undefined
   private at = 0
   /** Frames taken from the worker, and decoded on this thread. */
@@ -64,7 +69,10 @@ export class ZstdPrefetch {
         this.decided = true
         return
       }
-      if (mode === '1' || mode === 'stats') this.heldBytes = Infinity
+      if (mode === '1' || mode === 'stats') {
+        this.heldBytes = Infinity
+        this.forced = true
+      }
     }
     // Readers hand over fresh buffers (never reused), so holding them needs no copy.
     this.held.push(bytes)
@@ -103,6 +111,11 @@ export class ZstdPrefetch {
           return head.plaintext
         }
         // The worker skipped this frame (it could not decode it): decode it here, so any error is this thread's.
+        return this.decodeHere(frame)
+      }
+      if (this.forced && Atomics.load(shared, PrefetchSlot.Started) === 0) {
+        if (Atomics.wait(shared, PrefetchSlot.Started, 0, WAIT_MS) !== 'timed-out') continue
+        this.broken = true
         return this.decodeHere(frame)
       }
       if (Atomics.load(shared, PrefetchSlot.Started) === 0) {
