@@ -5,7 +5,7 @@
  */
 
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -69,6 +69,14 @@ describe('the built CLI', () => {
     const foreign = trace(join(bare, 'dsh-lens.cjs'))
     expect(foreign.stderr).toBe('dsh-lens: code cache rejected\n')
     expect(foreign.stdout).toBe(cached.stdout)
+  })
+
+  it('runs a command from its on-demand bundle (generate-demo), whose output the built CLI folds cleanly', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-demo-'))
+    const demo = join(dir, 'demo.jsonl')
+    expect(built(['generate-demo', demo]).code).toBe(0)
+    expect(built(['check', demo]).code).toBe(0)
+    expect(existsSync(join(dir, 'subagents'))).toBe(true)
   })
 
   it('keeps the exit codes: 0 clean, 1 defects, 2 unreadable or wrong usage', () => {
