@@ -16,11 +16,16 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx')
 const out = mkdtempSync(join(tmpdir(), 'lens-built-cli-'))
 const BUILT = join(out, 'dsh-lens.cjs')
 
-const run = (command: string, args: string[]) => {
-  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20 })
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => {
+  const result = spawnSync(command, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 256 << 20 })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 const built = (args: string[]) => run(process.execPath, [BUILT, ...args])
+
+/** A header and one user message: a log the harness accepts and that has no defect. */
+const CLEAN_LOG =
+  '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}\n' +
+  '{"type":"user/message","seq":0,"time":5,"data":{"id":"u0","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}\n'
 
 beforeAll(() => {
   const result = run(TSX, ['src/build/build-cli.ts', '--outdir', out])
@@ -45,16 +50,9 @@ describe('the built CLI', () => {
   it('starts through the code cache its build trained, and answers the same without it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-cache-'))
     const log = join(dir, 'tiny.jsonl')
-    writeFileSync(
-      log,
-      '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}\n' +
-        '{"type":"user/message","seq":0,"time":5,"data":{"id":"u0","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}\n',
-    )
+    writeFileSync(log, CLEAN_LOG)
     const env = { ...process.env, DSH_LENS_TRACE_CODE_CACHE: '1' }
-    const trace = (cli: string) => {
-      const result = spawnSync(process.execPath, [cli, 'fold', log, '--json'], { env, encoding: 'utf8' })
-      return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-    }
+    const trace = (cli: string) => run(process.execPath, [cli, 'fold', log, '--json'], env)
     const cached = trace(BUILT)
     expect(cached.stderr).toBe('dsh-lens: code cache accepted\n')
     expect(cached.code).toBe(0)
@@ -82,11 +80,7 @@ describe('the built CLI', () => {
   it('keeps the exit codes: 0 clean, 1 defects, 2 unreadable or wrong usage', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-case-'))
     const clean = join(dir, 'clean.jsonl')
-    writeFileSync(
-      clean,
-      '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}\n' +
-        '{"type":"user/message","seq":0,"time":5,"data":{"id":"u0","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}\n',
-    )
+    writeFileSync(clean, CLEAN_LOG)
     const broken = join(dir, 'broken.jsonl')
     writeFileSync(broken, 'not a header\n')
     expect(built(['check', clean]).code).toBe(0)

@@ -26,11 +26,10 @@ const WORKER_MIN_BYTES = 1 << 20
 /** How long to wait for one batch before giving up on the worker (it cannot take this long unless it is stuck). */
 const WAIT_MS = 10_000
 
-/** The worker's module beside this one: the bundle in dist-cli/, or the TypeScript source under tsx. */
 /**
- * The worker is the built bundle's (dist-cli/zstd-frames-worker.cjs). Under the TypeScript sources (`npm run lens`,
- * tsx) there is none: tsx's loader does not reach a Node 20 worker thread ("Unknown file extension .ts", even with
- * its --import passed on), so the sources decode every frame on the main thread, as before.
+ * The worker's module beside this one: the built bundle's (dist-cli/zstd-frames-worker.cjs). Under the TypeScript
+ * sources (`npm run lens`, tsx) there is none: tsx's loader does not reach a Node 20 worker thread ("Unknown file
+ * extension .ts", even with its --import passed on), so the sources decode every frame on the main thread, as before.
  */
 const fromSources = import.meta.url.endsWith('.ts')
 const workerUrl = new URL('./zstd-frames-worker.cjs', import.meta.url)
