@@ -7,7 +7,7 @@ import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../server
 import { cleanupAfterEach, userLine as user } from '../server/stream-test-kit.ts'
 import { createLensStore } from '../store/create-lens-store.ts'
 import { LiveController } from '../ui/live/live-controller.ts'
-import { createInThreadClient } from '../worker/worker-client.ts'
+import { createInThreadClient } from '../worker/in-thread-client.ts'
 
 const cleanup = cleanupAfterEach()
 const BUDGET = 4096

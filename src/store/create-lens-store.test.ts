@@ -1,7 +1,7 @@
 /** The store over an in-thread worker host: loads, live feeds, cursor following and coalesced cursor queries. */
 
 import { describe, expect, it } from 'vitest'
-import { createInThreadClient } from '../worker/worker-client.ts'
+import { createInThreadClient } from '../worker/in-thread-client.ts'
 import { createLensStore, type LensState, type LensStore } from './create-lens-store.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}\n'

@@ -1,6 +1,6 @@
 /** Pure helpers for stepping the cursor over sorted mark arrays (surface changes, replaces, turns). */
 
-import { countAtMost, countBelow } from '../core/index.ts'
+import { countAtMost, countBelow } from '../core/model/sorted-search.ts'
 
 /** First value in sorted `marks` strictly after `index`, or undefined. */
 export function nextMark(marks: ArrayLike<number>, index: number): number | undefined {

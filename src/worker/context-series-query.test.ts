@@ -22,7 +22,8 @@ import { createLensHost } from './lens-host.ts'
 import { LensSession } from './lens-session.ts'
 import { PROTOCOL_VERSION, type LensResponse } from './protocol.ts'
 import type { ContextSeriesAnswer } from './context-series-query.ts'
-import { createInThreadClient, type LensClient } from './worker-client.ts'
+import { createInThreadClient } from './in-thread-client.ts'
+import type { LensClient } from './worker-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 
 // The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).

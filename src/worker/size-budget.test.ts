@@ -12,7 +12,7 @@ import { harnessVerdict } from '../test-support/harness-oracle.ts'
 import { zstdFrame } from '../test-support/zstd-frames.ts'
 import { concatBytes as concat } from '../test-support/fuzz-kit.ts'
 import { DECODED_BYTES_BUDGET, LensSession } from './lens-session.ts'
-import { createInThreadClient } from './worker-client.ts'
+import { createInThreadClient } from './in-thread-client.ts'
 import type { LogSummary } from './protocol.ts'
 
 const BUDGET = 10 * 1024

@@ -14,7 +14,8 @@ import { readLog } from '../cli/read-log.ts'
 import { demoSessionJsonl } from '../core/generate/index.ts'
 import { fixturesAvailable, listFixtures } from '../test-support/shared-fixtures.ts'
 import type { StepRequestAnswer } from './step-request-query.ts'
-import { createInThreadClient, type LensClient } from './worker-client.ts'
+import { createInThreadClient } from './in-thread-client.ts'
+import type { LensClient } from './worker-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname

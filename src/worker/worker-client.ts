@@ -1,12 +1,11 @@
 /**
  * Main-thread proxy for the lens worker: request ids for queries, load ids for sources, transfer lists, and
  * coalescing of cursor queries (while a drag runs only the latest outstanding `state-at` is kept).
- * `createInThreadClient` runs the same host in this thread for unit and component tests.
+ * `createInThreadClient` (in-thread-client.ts, its own module so the page's bundle never holds the worker's code)
+ * runs the same host in this thread for unit and component tests.
  */
 
-import { createLensHost } from './lens-host.ts'
-import type { LensSessionOptions } from './lens-session.ts'
-import { createSummaryDecoder, createSummaryEncoder } from './summary-delta.ts'
+import { createSummaryDecoder } from './summary-delta.ts'
 import {
   PROTOCOL_VERSION,
   parseResponse,
@@ -41,12 +40,12 @@ export interface LensClient {
   dispose(): void
 }
 
-interface Port {
+export interface Port {
   post(message: LensRequest, transfer: Transferable[]): void
   close(): void
 }
 
-function createClient(connect: (receive: (data: unknown) => void) => Port): LensClient {
+export function createClient(connect: (receive: (data: unknown) => void) => Port): LensClient {
   let nextId = 1
   let nextLoad = 1
   const pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>()
@@ -152,24 +151,5 @@ export function createWorkerClient(): LensClient {
     worker.onmessage = (event: MessageEvent<unknown>) => receive(event.data)
     worker.onerror = (event) => console.error('lens worker error', event.message)
     return { post: (message, transfer) => worker.postMessage(message, transfer), close: () => worker.terminate() }
-  })
-}
-
-/** Same protocol, same host, no worker: for tests (messages still go through a macrotask, as with a worker). */
-export function createInThreadClient(options: LensSessionOptions = {}): LensClient {
-  return createClient((receive) => {
-    let open = true
-    // Encoded as the worker does, so tests run the same summary deltas as the page.
-    const encode = createSummaryEncoder()
-    const handle = createLensHost((message) => {
-      const wire = encode(message)
-      setTimeout(() => open && receive(wire), 0)
-    }, options)
-    return {
-      post: (message) => setTimeout(() => open && handle(message), 0),
-      close: () => {
-        open = false
-      },
-    }
   })
 }

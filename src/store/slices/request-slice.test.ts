@@ -1,7 +1,7 @@
 /** Request view state: opening the tab pins or follows, and a new load drops a step picked in the previous log. */
 
 import { expect, it } from 'vitest'
-import { createInThreadClient } from '../../worker/worker-client.ts'
+import { createInThreadClient } from '../../worker/in-thread-client.ts'
 import { createLensStore, type LensState, type LensStore } from '../create-lens-store.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}\n'

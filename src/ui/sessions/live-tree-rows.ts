@@ -4,7 +4,8 @@
  * carries no log facts, so start links and seed checks are absent here. Keys are the sessions' paths.
  */
 
-import { buildSessionTree, type SessionHeader } from '../../core/index.ts'
+import { buildSessionTree } from '../../core/lineage/session-tree.ts'
+import type { SessionHeader } from '../../core/index.ts'
 import type { SessionListItem } from '../../live/protocol.ts'
 import type { TreeRow } from './SessionTree.tsx'
 import { treeRows } from './SessionTree.tsx'
