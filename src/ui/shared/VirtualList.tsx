@@ -27,6 +27,27 @@ function measureFromObserver(
   return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
 }
 
+/**
+ * The scroll element's size, from its ResizeObserver only. TanStack's default also reads `offsetWidth/Height` when
+ * the list mounts, which forces a layout of the whole page inside React's commit: on the first screen that was
+ * 50-180 ms of one task on a 2 vCPU machine. The observer's first callback comes right after the browser's own
+ * layout with the same border-box size; until then the list has no height and mounts no rows.
+ */
+function observeRectAfterLayout(
+  instance: Virtualizer<HTMLDivElement, Element>,
+  cb: (rect: { width: number; height: number }) => void,
+): (() => void) | undefined {
+  const element = instance.scrollElement
+  const Observer = instance.targetWindow?.ResizeObserver
+  if (element === null || Observer === undefined) return undefined
+  const observer = new Observer((entries) => {
+    const box = entries[entries.length - 1]?.borderBoxSize?.[0]
+    if (box !== undefined) cb({ width: Math.round(box.inlineSize), height: Math.round(box.blockSize) })
+  })
+  observer.observe(element, { box: 'border-box' })
+  return () => observer.disconnect()
+}
+
 export interface VirtualListProps {
   readonly count: number
   readonly label: string
@@ -58,6 +79,7 @@ export function VirtualList(props: VirtualListProps) {
     overscan: VIRTUAL_OVERSCAN_ROWS,
     getItemKey: itemKey,
     measureElement: measureFromObserver,
+    observeElementRect: observeRectAfterLayout,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index ?? 0
