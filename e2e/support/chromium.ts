@@ -8,7 +8,13 @@ import { existsSync } from 'node:fs'
 
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium'
 
-/** --no-sandbox: containers run as root without user namespaces; the rest keeps Chromium off the network. */
+/**
+ * --no-sandbox: containers run as root without user namespaces; the next four keep Chromium off the network.
+ * --disable-features: headless Chromium 156 opens a renderer for the omnibox popup's WebUI
+ * (chrome://omnibox-popup.top-chrome/) in every new browser context, and it burns ~1 s of CPU in the first 3 s,
+ * exactly while a test or a bench round navigates: on 2 vCPUs that stole a third of the page's main thread. A
+ * user's window made its popup when it opened, not when a link is followed, so the bench should not pay for it.
+ */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
   '--disable-gpu',
@@ -16,6 +22,7 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
 ]
 
 /** Launch options for Playwright's `chromium.launch` / `use.launchOptions`. */

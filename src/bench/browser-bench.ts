@@ -364,10 +364,26 @@ async function main(): Promise<void> {
   }
   writeFileSync(`${OUT_DIR}/${FLOOR_NAV_PAGE}`, FLOOR_NAV_HTML)
   // Own process group, so exactly this server (and nothing else) is stopped at the end.
-  const preview = spawn('npx', ['vite', 'preview', '--outDir', OUT_DIR, '--port', String(PORT), '--strictPort'], {
-    stdio: 'ignore',
-    detached: true,
-  })
+  // bench-preview.config.ts: files served uncompressed, as `lens serve` sends them (the server's gzip of the 280k
+  // log is CPU a remote host would spend, not the user's machine).
+  const preview = spawn(
+    'npx',
+    [
+      'vite',
+      'preview',
+      '--config',
+      'src/bench/bench-preview.config.ts',
+      '--outDir',
+      OUT_DIR,
+      '--port',
+      String(PORT),
+      '--strictPort',
+    ],
+    {
+      stdio: 'ignore',
+      detached: true,
+    },
+  )
   const results: BrowserResult[] = []
   let lanes: LanesResult | null = null
   try {

@@ -74,15 +74,21 @@ export function useHashSync(): void {
         writeNow()
       })
     }
+    const onReady = (generation: number): void => {
+      if (appliedFor === generation) return
+      if (firstLoad) apply()
+      else appliedFor = generation
+      firstLoad = false
+    }
     const unsubscribe = store.subscribe((s, previous) => {
       const becameReady = s.summary !== null && s.summary.final && (previous.summary === null || !previous.summary.final)
-      if (becameReady && appliedFor !== s.loadGeneration) {
-        if (firstLoad) apply()
-        else appliedFor = s.loadGeneration
-        firstLoad = false
-      }
+      if (becameReady) onReady(s.loadGeneration)
       write()
     })
+    // The page's source is opened before React mounts (start-lens.ts, then the staged boot): a small log can be
+    // ready before this effect subscribes, and its hash must still be applied.
+    const now = store.getState()
+    if (now.summary !== null && now.summary.final) onReady(now.loadGeneration)
     const onHashChange = (): void => {
       if (window.location.hash !== ours && window.location.hash !== currentHash(store)) apply()
     }

@@ -3,8 +3,8 @@
  * keyboard navigation (↑/↓/PageUp/PageDown/Home/End) and `aria-activedescendant` pointing at the active option.
  */
 
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual'
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { elementScroll, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual'
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
 const VIRTUAL_OVERSCAN_ROWS = 8
@@ -48,6 +48,21 @@ function observeRectAfterLayout(
   return () => observer.disconnect()
 }
 
+/**
+ * Scroll writes, less the one TanStack makes when the list mounts: it scrolls a brand-new element to its initial
+ * offset (0), a no-op that still forces a layout of the whole page inside React's first commit (`scrollTo` needs
+ * layout to clamp). Every later write (reveal, keys, anchoring) goes through as usual.
+ */
+function scrollToSkippingMount(): VirtualizerOptions<HTMLDivElement, Element>['scrollToFn'] {
+  let mounted = false
+  return (offset, options, instance) => {
+    const first = !mounted
+    mounted = true
+    if (first && offset + (options.adjustments ?? 0) === 0) return
+    elementScroll(offset, options, instance)
+  }
+}
+
 export interface VirtualListProps {
   readonly count: number
   readonly label: string
@@ -71,6 +86,7 @@ export interface VirtualListProps {
 export function VirtualList(props: VirtualListProps) {
   const { count, itemKey, onRange, revealIndex, revealToken, activeIndex, onActivate } = props
   const scrollRef = useRef<HTMLDivElement>(null)
+  const [scrollToFn] = useState(scrollToSkippingMount)
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack's virtualizer is the intended escape hatch here.
   const virtualizer = useVirtualizer({
     count,
@@ -80,6 +96,7 @@ export function VirtualList(props: VirtualListProps) {
     getItemKey: itemKey,
     measureElement: measureFromObserver,
     observeElementRect: observeRectAfterLayout,
+    scrollToFn,
   })
   const items = virtualizer.getVirtualItems()
   const first = items[0]?.index ?? 0
