@@ -36,6 +36,38 @@ describe('createLensStore', () => {
     store.client.dispose()
   })
 
+  it('takes the first window off the first summary: snapshot and rows without asking the worker', async () => {
+    const client = createInThreadClient()
+    const asked: string[] = []
+    const query = client.query.bind(client)
+    client.query = ((type, args) => {
+      asked.push(type)
+      return query(type, args)
+    }) as typeof client.query
+    const store = createLensStore(client)
+    // Right after the store handled the first summary (its listener runs before this one), the cursor's snapshot
+    // is there too: no query was answered in between.
+    let snapshotWithSummary: boolean | null = null
+    const unsubscribe = client.subscribe((event) => {
+      if (event.type !== 'summary' || snapshotWithSummary !== null) return
+      const s = store.getState()
+      snapshotWithSummary = s.snapshot !== null && s.snapshot.index === s.cursor && s.cursor === event.summary.length - 1
+    })
+    store.getState().loadFile(new File([HEADER + user(0) + user(1) + user(2)], 'three.jsonl'))
+    await until(store, (s) => s.loadState === 'ready' && s.snapshot !== null)
+    unsubscribe()
+    expect(snapshotWithSummary).toBe(true)
+    // The panes' first rows are cached: asking for them sends nothing to the worker. (The last row of a prefix is
+    // dropped when the next summary comes, as a chunk run may have grown: the final summary did that to row 2.)
+    store.getState().ensureTranscriptRows('messages', 0, 2)
+    store.getState().ensureTranscriptRows('all', 0, 2)
+    store.getState().ensureSummaries([0, 1, 2])
+    expect(asked.filter((t) => t === 'transcript-rows' || t === 'summaries')).toEqual([])
+    expect(store.getState().cache.row('messages', 1)?.index).toBe(1)
+    expect(store.getState().cache.summary(1)?.text).toContain('hi 1')
+    store.client.dispose()
+  })
+
   it('follows the end of a live feed while the cursor sits there, and stays put otherwise', async () => {
     const store = createLensStore(createInThreadClient())
     const feed = store.getState().startLiveFeed('live')

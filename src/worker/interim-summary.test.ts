@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { generatePreset, toJsonl } from '../core/generate/index.ts'
-import { createLensHost } from './lens-host.ts'
+import { createLensHost, FIRST_WINDOW_ROWS } from './lens-host.ts'
 import { FIRST_SLICE_BYTES } from './lens-session.ts'
 import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'
 import { foldInNode } from '../../e2e/support/expected.ts'
@@ -108,5 +108,74 @@ describe('interim summaries while a log loads', () => {
     // Nothing is folded or published after the cancel.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(summariesOf(posted).at(-1)).toBe(final)
+  })
+})
+
+describe('the first window (what the panes show first) rides on a load’s first summary', () => {
+  type SummaryMessage = Extract<LensResponse, { type: 'summary' }>
+  const summaryMessages = (posted: LensResponse[]): SummaryMessage[] => posted.flatMap((m) => (m.type === 'summary' ? [m] : []))
+
+  it('equals the answers the cursor and rows queries give for that prefix, and comes once per load', async () => {
+    const posted: LensResponse[] = []
+    // Ask the same host, right when the first summary goes out, what the store would otherwise ask.
+    const answers = new Map<number, unknown>()
+    let handle: (data: unknown) => void = () => undefined
+    handle = createLensHost((message) => {
+      posted.push(message)
+      if (message.type === 'reply' && message.ok) answers.set(message.id, message.result)
+      if (message.type === 'summary' && summaryMessages(posted).length === 1) {
+        const last = message.summary.length - 1
+        handle({ v: PROTOCOL_VERSION, type: 'state-at', id: 1, index: last })
+        handle({ v: PROTOCOL_VERSION, type: 'transcript-rows', id: 2, list: 'messages', from: 0, to: FIRST_WINDOW_ROWS })
+        handle({ v: PROTOCOL_VERSION, type: 'transcript-rows', id: 3, list: 'all', from: 0, to: FIRST_WINDOW_ROWS })
+      }
+    })
+    handle({ v: PROTOCOL_VERSION, type: 'load-file', loadId: 1, file: new File([BYTES], '10k.jsonl') })
+    await expect.poll(() => summariesOf(posted).some((s) => s.final), { timeout: 60_000 }).toBe(true)
+    const messages = summaryMessages(posted)
+    const first = messages[0] as SummaryMessage
+    expect(first.summary.final).toBe(false)
+    expect(messages.slice(1).every((m) => m.firstWindow === undefined)).toBe(true)
+    const window = first.firstWindow
+    if (window === undefined) throw new Error('the first summary has no first window')
+    // The queries were answered after more was folded: compare with a host that folded exactly that prefix.
+    expect(window.snapshot.index).toBe(first.summary.length - 1)
+    expect(window.rows.messages.length).toBeGreaterThan(0)
+    expect(window.rows.messages.length).toBeLessThanOrEqual(FIRST_WINDOW_ROWS)
+    expect(window.rows.all.length).toBe(Math.min(FIRST_WINDOW_ROWS, window.snapshot.allRowCount))
+    const rowsAnswer = answers.get(3) as { rows: unknown[]; summaries: { index: number }[] }
+    // Rows of a prefix are the first rows of the whole (a row is final once a later event exists)...
+    expect(rowsAnswer.rows.slice(0, window.rows.all.length - 1)).toEqual(window.rows.all.slice(0, -1))
+    // ...and every row and every surface node of the window comes with its summary.
+    const have = new Set(window.summaries.map((s) => s.index))
+    for (const ref of [...window.rows.messages, ...window.rows.all]) expect(have.has(ref.index)).toBe(true)
+    for (const index of Array.from(window.snapshot.surfaceIndices).slice(0, FIRST_WINDOW_ROWS)) expect(have.has(index)).toBe(true)
+
+    // A second load gets its own window.
+    handle({ v: PROTOCOL_VERSION, type: 'load-file', loadId: 2, file: new File([BYTES.slice(0, 100_000)], 'small.jsonl') })
+    await expect.poll(() => summaryMessages(posted).filter((m) => m.loadId === 2 && m.summary.final).length).toBe(1)
+    const second = summaryMessages(posted).filter((m) => m.loadId === 2)
+    expect(second[0]?.firstWindow?.snapshot.index).toBe((second[0] as SummaryMessage).summary.length - 1)
+  })
+
+  it('is the state a one-shot fold gives at that event (snapshot) for a log folded in one piece', async () => {
+    const small = BYTES.slice(0, BYTES.lastIndexOf(10, 50_000) + 1)
+    const posted: LensResponse[] = []
+    const handle = createLensHost((message) => {
+      posted.push(message)
+    })
+    handle({ v: PROTOCOL_VERSION, type: 'load-file', loadId: 1, file: new File([small], 'small.jsonl') })
+    await expect.poll(() => summariesOf(posted).some((s) => s.final), { timeout: 60_000 }).toBe(true)
+    const [only] = summaryMessages(posted)
+    const window = only?.firstWindow
+    if (only === undefined || window === undefined) throw new Error('no first window')
+    handle({ v: PROTOCOL_VERSION, type: 'state-at', id: 7, index: only.summary.length - 1 })
+    await expect.poll(() => posted.some((m) => m.type === 'reply' && m.id === 7)).toBe(true)
+    const reply = posted.find((m) => m.type === 'reply' && m.id === 7) as Extract<LensResponse, { type: 'reply'; ok: true }>
+    expect(window.snapshot).toEqual(reply.result)
+    const expected = await foldInNode(small)
+    expect(Array.from(window.snapshot.surfaceSeqs)).toEqual(
+      Array.from(expected.nodesAfter(expected.length - 1), (n) => expected.fold.timeline.seqOf(n)),
+    )
   })
 })

@@ -18,9 +18,14 @@ export const PROGRESS_INTERVAL_MS = 50
  * first rows and the cursor moves within the folded part), then at most this often; `final` (ready) only at the end. */
 export const INTERIM_SUMMARY_INTERVAL_MS = 300
 
+/** Rows of each transcript list (and surface nodes) in a load's first summary: a screenful and the overscan. */
+export const FIRST_WINDOW_ROWS = 48
+
 /** A stream's first slice folded, then the most folded per task (a chunk longer than that is split). */
 export const FIRST_STREAM_SLICE_BYTES = 64 * 1024
-export const STREAM_SLICE_BYTES = 1024 * 1024
+export const STREAM_SLICE_BYTES = 256 * 1024
+/** How far a `?log=` download is read ahead of the fold (the read loop waits beyond it). */
+export const READ_AHEAD_BYTES = 2 * 1024 * 1024
 
 export type PostResponse = (message: LensResponse, transfer: Transferable[]) => void
 
@@ -40,6 +45,8 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
   let lastSummaryAt = 0
   /** Whether the active load already sent its first interim summary. */
   let interimSent = false
+  /** Whether the active load's summaries already carried the first window (FirstWindow). */
+  let windowSent = false
 
   const sendProgress = (session: LensSession, loadId: number, force: boolean): void => {
     const now = Date.now()
@@ -51,7 +58,11 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
   const sendSummary = (session: LensSession, loadId: number): void => {
     lastSummaryAt = Date.now()
     const summary = session.summary()
-    post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary }, [])
+    // The first summary with events brings what the panes show first: the rows' and the cursor's queries would
+    // otherwise wait behind the fold's next slice, twice over (state, then rows), before the first row is drawn.
+    const firstWindow = !windowSent && summary.length > 0 ? session.firstWindow(FIRST_WINDOW_ROWS) : undefined
+    if (firstWindow !== undefined) windowSent = true
+    post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary, ...(firstWindow === undefined ? {} : { firstWindow }) }, [])
   }
 
   const sendInterimSummary = (session: LensSession, loadId: number): void => {
@@ -65,6 +76,23 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
   // messages; folding each as it arrives would queue the first rows' and the cursor's queries behind all of it.
   // (`drainingLoad`: the load whose drain loop is running, so a chunk arriving meanwhile only joins the queue.)
   let pendingChunks: Uint8Array[] = []
+  let pendingBytes = 0
+  /** The `?log=` read loop, paused while READ_AHEAD_BYTES wait (see there). */
+  let wakeReader: (() => void) | null = null
+  const resumeReader = (): void => {
+    const wake = wakeReader
+    wakeReader = null
+    wake?.()
+  }
+  const queueChunk = (bytes: Uint8Array): void => {
+    pendingChunks.push(bytes)
+    pendingBytes += bytes.length
+  }
+  const dropPending = (): void => {
+    pendingChunks = []
+    pendingBytes = 0
+    resumeReader()
+  }
   let endPending = false
   let drainingLoad = -1
   /** The active `?log=` download, aborted when its load ends early (cancel, budget, a newer load). */
@@ -81,7 +109,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
   /** The load is over (all read, cut by the budget, or a file cancelled mid-slice): final progress and summary. */
   const closeLoad = (session: LensSession, loadId: number, cancelled: boolean): void => {
     open = false
-    pendingChunks = []
+    dropPending()
     // Cut by the budget: the rest of a download is never read, so stop it (a no-op once the body has ended).
     stopDownload()
     session.finish(cancelled)
@@ -104,11 +132,13 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       const bytes = head.length > limit ? head.subarray(0, limit) : head
       if (bytes === head) pendingChunks.shift()
       else pendingChunks[0] = head.subarray(limit)
+      pendingBytes -= bytes.length
+      if (pendingBytes < READ_AHEAD_BYTES) resumeReader()
       try {
         session.push(bytes)
       } catch (error) {
         open = false
-        pendingChunks = []
+        dropPending()
         fail(session, loadId, error)
         break
       }
@@ -164,7 +194,8 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
     fileLoad = true
     open = true
     interimSent = false
-    pendingChunks = []
+    windowSent = false
+    dropPending()
     session.begin(file.name, file.size)
     sendProgress(session, loadId, true)
     try {
@@ -206,7 +237,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
     live = false
     fileLoad = false
     open = false
-    pendingChunks = []
+    dropPending()
     endPending = false
     opening = loadId
     const started = early.get(loadId)
@@ -223,6 +254,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       opening = -1
       open = true
       interimSent = false
+      windowSent = false
       session.begin(req.name, totalBytes)
       sendProgress(session, loadId, true)
       for (;;) {
@@ -230,8 +262,15 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         // Cancelled, cut by the budget or replaced while this read waited: the load was closed by whoever ended it.
         if (activeLoad !== loadId || !open) return
         if (done) break
-        pendingChunks.push(value)
+        queueChunk(value)
         void drainChunks(session, loadId)
+        // Read ahead of the fold by a bounded amount only. While a fast download streams in, Chrome runs the
+        // worker's network tasks before its posted messages: reading all of it first starved the fold's own
+        // continuation and every query (the first cursor and rows questions waited 300-450 ms, until the last
+        // byte had arrived). Not reading lets the stream's buffer fill and the network tasks stop.
+        while (pendingBytes >= READ_AHEAD_BYTES && activeLoad === loadId && open)
+          await new Promise<void>((resolve) => (wakeReader = resolve))
+        if (activeLoad !== loadId || !open) return
       }
       endPending = true
       void drainChunks(session, loadId)
@@ -245,7 +284,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         return
       }
       open = false
-      pendingChunks = []
+      dropPending()
       fail(session, loadId, new Error(readFailure(req.label, error)))
     } finally {
       if (download === controller) download = null
@@ -342,7 +381,8 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         fileLoad = false
         open = true
         interimSent = false
-        pendingChunks = []
+        windowSent = false
+        dropPending()
         endPending = false
         session.begin(req.name, req.totalBytes)
         sendProgress(session, req.loadId, true)
@@ -350,7 +390,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         return
       case 'load-chunk':
         if (req.loadId !== activeLoad || !open) return
-        pendingChunks.push(new Uint8Array(req.bytes))
+        queueChunk(new Uint8Array(req.bytes))
         void drainChunks(session, req.loadId)
         return
       case 'load-end':
@@ -373,7 +413,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         // A file load notices the flag after its current slice; a stream is closed here with what parsed.
         if (!fileLoad) {
           open = false
-          pendingChunks = []
+          dropPending()
           session.finish(true)
           sendSummary(session, req.loadId)
         }

@@ -18,6 +18,7 @@ import {
   RAW_JSON_MAX_CHARS,
   type CursorSnapshot,
   type EventDetail,
+  type FirstWindow,
   type EventSummary,
   type LoadProgress,
   type LogSummary,
@@ -283,6 +284,18 @@ export class LensSession {
       if (summary !== null) summaries.push(summary)
     }
     return { rows: refs, summaries }
+  }
+
+  /** The panes' first view of the log as folded so far (FirstWindow): no row or summary beyond `rows` of each. */
+  firstWindow(rows: number): FirstWindow {
+    const snapshot = this.stateAt(this.log.length - 1)
+    const messages = this.transcriptRows('messages', 0, rows)
+    const all = this.transcriptRows('all', 0, rows)
+    const byIndex = new Map<number, EventSummary>()
+    for (const s of [...messages.summaries, ...all.summaries]) byIndex.set(s.index, s)
+    const surface = Array.from(snapshot.surfaceIndices.subarray(0, rows)).filter((i) => !byIndex.has(i))
+    for (const s of this.summaries(surface)) byIndex.set(s.index, s)
+    return { snapshot, rows: { messages: messages.rows, all: all.rows }, summaries: [...byIndex.values()] }
   }
 
   summaries(indices: readonly number[]): EventSummary[] {

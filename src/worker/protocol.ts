@@ -304,6 +304,17 @@ export interface LogPrefixFile {
   readonly cutRows: number
 }
 
+/**
+ * What the panes show first, sent with a load's first summary so they need no round trip to the worker (which is
+ * busy folding the rest): the cursor state at that summary's last event (where the cursor goes), the first rows of
+ * both transcript lists, and the summaries of those rows and of the first surface nodes.
+ */
+export interface FirstWindow {
+  readonly snapshot: CursorSnapshot
+  readonly rows: { readonly [L in TranscriptList]: readonly TranscriptRowRef[] }
+  readonly summaries: readonly EventSummary[]
+}
+
 /** Worker -> main thread. */
 export type LensResponse =
   | (Envelope & { readonly type: 'progress'; readonly loadId: number; readonly progress: LoadProgress })
@@ -314,6 +325,8 @@ export type LensResponse =
       /** On the wire only (summary-delta.ts): `summary.replacements` holds the replacements from this index on, those
        * before it are the previous summary's of the same load. The client restores the whole list before its listeners. */
       readonly replacementsFrom?: number
+      /** On a load's first summary only. */
+      readonly firstWindow?: FirstWindow
     })
   | (Envelope & {
       readonly type: 'load-failed'

@@ -59,6 +59,9 @@ function check(events: readonly unknown[], pack: boolean): void {
   else expect(ours[0]?.index ?? Infinity).toBeGreaterThanOrEqual(oracle.index)
 }
 
+/** The seed of the coverage check below (any seed whose 300 logs trip every listed code). */
+const COVERAGE_SEED = 20261205
+
 describe('provider invariants on generated logs', () => {
   it("valid logs: the fold is the harness's, and the session companion agrees with the harness's own", () => {
     fc.assert(
@@ -81,12 +84,15 @@ describe('provider invariants on generated logs', () => {
 
   it('the generated logs do trip the invariants (the checks are exercised, not vacuous)', () => {
     const codes = new Set<string>()
+    // A fixed seed: this is a check of what the generator reaches, not a property, and on a fresh seed 300 logs
+    // missed 'compaction-invariant' once in CI-sized runs (nothing to replay then: a coverage miss prints no seed).
+    // The properties above draw fresh seeds every run.
     fc.assert(
       fc.property(mutatedJsonLogArb, ({ events }) => {
         const log = read(JSON.parse(JSON.stringify(events)) as unknown[])
         for (const d of log.diagnostics) if (PROVIDER_INVARIANTS.has(d.code)) codes.add(d.code)
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: COVERAGE_SEED },
     )
     for (const code of ['session-invariant', 'compaction-invariant', 'orphan-tool-result']) expect(codes).toContain(code)
   })

@@ -71,9 +71,24 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       // A replacement that arrived since may have shadowed an entry whose cached lifespan was still open.
       const replaced = previous !== null && summary.replacements.length > previous.replacements.length
       if (replaced && get().cache.forgetOpenLifespans() > 0) queueMicrotask(() => get().refetchVisible())
-      set({ summary, loadState, loadError, live: get().live && !summary.final })
+      const first = event.firstWindow
+      if (first !== undefined) {
+        get().cache.addRows('messages', first.rows.messages)
+        get().cache.addRows('all', first.rows.all)
+        get().cache.addSummaries(first.summaries)
+      }
+      set((s) => ({
+        summary,
+        loadState,
+        loadError,
+        live: get().live && !summary.final,
+        cacheVersion: first === undefined ? s.cacheVersion : s.cacheVersion + 1,
+      }))
       if (wasAtEnd || get().cursor < 0) get().setCursor(summary.length - 1)
       else get().setCursor(get().cursor)
+      // The cursor's state came with the summary: the panes draw it now instead of after a round trip (the worker
+      // still answers the cursor's query, and that answer, for the same event, replaces this one).
+      if (first !== undefined && first.snapshot.index === get().cursor) set({ snapshot: first.snapshot })
     } else if (event.type === 'load-failed') {
       set({ loadState: 'error', loadError: event.message, summary: event.summary })
       if (event.summary !== null) get().setCursor(event.summary.length - 1)
