@@ -31,8 +31,14 @@ export type PostResponse = (message: LensResponse, transfer: Transferable[]) => 
 
 type UrlRequest = Extract<LensRequest, { type: 'load-url' }>
 
+export interface LensHostOptions extends LensSessionOptions {
+  /** How far a download is read ahead of the fold (default READ_AHEAD_BYTES; tests use less). */
+  readonly readAheadBytes?: number
+}
+
 /** Build the handler for one worker (or in-thread host). `post` sends a response back. */
-export function createLensHost(post: PostResponse, options: LensSessionOptions = {}): (data: unknown) => void {
+export function createLensHost(post: PostResponse, options: LensHostOptions = {}): (data: unknown) => void {
+  const readAhead = options.readAheadBytes ?? READ_AHEAD_BYTES
   const ready = LensSession.create(options)
   const searches = new SearchQueries()
   let activeLoad = -1
@@ -133,7 +139,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
       if (bytes === head) pendingChunks.shift()
       else pendingChunks[0] = head.subarray(limit)
       pendingBytes -= bytes.length
-      if (pendingBytes < READ_AHEAD_BYTES) resumeReader()
+      if (pendingBytes < readAhead) resumeReader()
       try {
         session.push(bytes)
       } catch (error) {
@@ -268,7 +274,7 @@ export function createLensHost(post: PostResponse, options: LensSessionOptions =
         // worker's network tasks before its posted messages: reading all of it first starved the fold's own
         // continuation and every query (the first cursor and rows questions waited 300-450 ms, until the last
         // byte had arrived). Not reading lets the stream's buffer fill and the network tasks stop.
-        while (pendingBytes >= READ_AHEAD_BYTES && activeLoad === loadId && open)
+        while (pendingBytes >= readAhead && activeLoad === loadId && open)
           await new Promise<void>((resolve) => (wakeReader = resolve))
         if (activeLoad !== loadId || !open) return
       }

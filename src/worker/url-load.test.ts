@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { generatePreset, toJsonl } from '../core/generate/index.ts'
 import { foldInNode } from '../../e2e/support/expected.ts'
-import { createLensHost } from './lens-host.ts'
+import { createLensHost, type LensHostOptions } from './lens-host.ts'
 import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'
 
 const BYTES = new TextEncoder().encode(toJsonl(generatePreset('10k', 1)))
@@ -72,13 +72,38 @@ function serve(options: {
   }
 }
 
+/** Stub fetch with a server that is never the bottleneck: every pull is answered at once (no macrotask). */
+function serveFast(chunks: Uint8Array[]): { pulledBytes: () => number; total: number } {
+  let pulled = 0
+  const total = chunks.reduce((n, c) => n + c.length, 0)
+  vi.stubGlobal('fetch', async () => {
+    const queue = [...chunks]
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          const next = queue.shift()
+          if (next === undefined) return controller.close()
+          pulled += next.length
+          controller.enqueue(next)
+        },
+      },
+      { highWaterMark: 0 },
+    )
+    return new Response(body, {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(total) },
+    })
+  })
+  return { pulledBytes: () => pulled, total }
+}
+
 function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
   const out: Uint8Array[] = []
   for (let offset = 0; offset < bytes.length; offset += size) out.push(bytes.slice(offset, offset + size))
   return out
 }
 
-function host(options: { decodedBytesBudget?: number } = {}): { posted: LensResponse[]; handle: (m: unknown) => void } {
+function host(options: LensHostOptions = {}): { posted: LensResponse[]; handle: (m: unknown) => void } {
   const posted: LensResponse[] = []
   return { posted, handle: createLensHost((message) => posted.push(message), options) }
 }
@@ -111,6 +136,38 @@ describe('?log= fetched in the worker', () => {
     const progress = posted.flatMap((m) => (m.type === 'progress' ? [m.progress] : []))
     expect(progress[0]?.totalBytes).toBe(BYTES.length)
     expect(failures(posted)).toEqual([])
+  })
+
+  it('reads a fast download only a bounded amount ahead of the fold, so a query is answered mid-download', async () => {
+    const readAheadBytes = 128 * 1024
+    const chunkBytes = 16 * 1024
+    const server = serveFast(chunked(BYTES, chunkBytes))
+    const posted: LensResponse[] = []
+    let askedAt = -1
+    const handle = createLensHost(
+      (message) => {
+        posted.push(message)
+        // The store's first question, asked the moment the first summary arrives.
+        if (message.type === 'summary' && askedAt === -1) {
+          askedAt = server.pulledBytes()
+          handle({ v: PROTOCOL_VERSION, type: 'state-at', id: 5, index: message.summary.length - 1 })
+        }
+        if (message.type === 'reply' && message.id === 5) answeredAt = server.pulledBytes()
+        // Never more than the read-ahead (and the chunk read when it was reached) beyond what was folded.
+        if (message.type === 'progress')
+          expect(server.pulledBytes() - message.progress.inputBytes).toBeLessThanOrEqual(readAheadBytes + chunkBytes)
+      },
+      { readAheadBytes },
+    )
+    let answeredAt = -1
+    handle(loadUrl(1))
+    await expect.poll(() => summaries(posted, 1).some((s) => s.final), { timeout: 60_000 }).toBe(true)
+    expect(server.pulledBytes()).toBe(server.total)
+    // Answered while most of the body was still unread (a reader that drains the stream first answers at the end).
+    expect(answeredAt).toBeGreaterThan(0)
+    expect(answeredAt).toBeLessThan(server.total / 2)
+    const expected = await foldInNode(BYTES)
+    expect(summaries(posted, 1).at(-1)?.length).toBe(expected.length)
   })
 
   it.each([
