@@ -68,6 +68,21 @@ describe('createLensStore', () => {
     store.client.dispose()
   })
 
+  it('fetches again the last row a later summary dropped, even when the log did not grow past it', async () => {
+    const store = createLensStore(createInThreadClient())
+    const feed = store.getState().startLiveFeed('live')
+    feed.append(HEADER + user(0) + user(1))
+    await until(store, (s) => s.summary?.length === 2 && s.snapshot?.index === 1)
+    // The pane asks for its window (both rows), as the transcript does when it mounts.
+    store.getState().ensureTranscriptRows('messages', 0, 2)
+    await until(store, (s) => s.cache.hasRow('messages', 1))
+    // A log-only event: no new message row, but the summary drops the last cached row (its run may have grown).
+    feed.append(`${JSON.stringify({ type: 'turn/start', seq: 2, time: 2, data: { turn: 1 } })}\n`)
+    const s = await until(store, (s) => s.summary?.length === 3 && s.cache.hasRow('messages', 1), 3000)
+    expect(s.cache.row('messages', 1)?.index).toBe(1)
+    store.client.dispose()
+  })
+
   it('follows the end of a live feed while the cursor sits there, and stays put otherwise', async () => {
     const store = createLensStore(createInThreadClient())
     const feed = store.getState().startLiveFeed('live')

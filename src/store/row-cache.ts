@@ -54,8 +54,14 @@ export class RowCache {
     return open.size
   }
 
-  /** Drop rows that may have grown since (a live log extends its last chunk run). */
-  forgetFrom(list: TranscriptList, row: number): void {
-    for (const key of this.rows[list].keys()) if (key >= row) this.rows[list].delete(key)
+  /** Drop rows that may have grown since (a live log extends its last chunk run); returns how many were dropped. */
+  forgetFrom(list: TranscriptList, row: number): number {
+    let dropped = 0
+    for (const key of this.rows[list].keys())
+      if (key >= row) {
+        this.rows[list].delete(key)
+        dropped++
+      }
+    return dropped
   }
 }

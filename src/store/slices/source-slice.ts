@@ -63,14 +63,18 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
         loadError = `No events could be read: ${summary.diagnostics[0]?.message ?? 'unknown defect'}`
       }
       if (get().live && !summary.final) loadState = 'ready'
-      // A live log may have grown its last chunk run: forget cached rows from the old end on.
+      // A growing log may have grown its last chunk run: forget cached rows from the old end on. A pane whose
+      // window did not move asks for nothing by itself, so what it shows is fetched again (else a row dropped here
+      // stayed a placeholder when the log did not grow past it, e.g. a final summary after an interim one).
+      let dropped = 0
       if (previous !== null) {
-        get().cache.forgetFrom('all', Math.max(0, (get().snapshot?.allRowCount ?? 1) - 1))
-        get().cache.forgetFrom('messages', Math.max(0, (get().snapshot?.messageRowCount ?? 1) - 1))
+        dropped += get().cache.forgetFrom('all', Math.max(0, (get().snapshot?.allRowCount ?? 1) - 1))
+        dropped += get().cache.forgetFrom('messages', Math.max(0, (get().snapshot?.messageRowCount ?? 1) - 1))
       }
       // A replacement that arrived since may have shadowed an entry whose cached lifespan was still open.
       const replaced = previous !== null && summary.replacements.length > previous.replacements.length
-      if (replaced && get().cache.forgetOpenLifespans() > 0) queueMicrotask(() => get().refetchVisible())
+      if (replaced) dropped += get().cache.forgetOpenLifespans()
+      if (dropped > 0) queueMicrotask(() => get().refetchVisible())
       const first = event.firstWindow
       if (first !== undefined) {
         get().cache.addRows('messages', first.rows.messages)
