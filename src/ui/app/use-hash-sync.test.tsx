@@ -5,34 +5,21 @@
  * folded completely before `useHashSync` subscribes (an e2e deep-link test failed on that once under load).
  */
 
-import { act } from 'react'
-import { createRoot } from 'react-dom/client'
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { demoSessionJsonl } from '../../core/generate/index.ts'
 import { createLensStore, type LensStore } from '../../store/create-lens-store.ts'
 import { LensProvider } from '../../store/lens-store-context.tsx'
 import { createInThreadClient } from '../../worker/in-thread-client.ts'
+import { mount, until } from '../../test-support/react-act.tsx'
 import { useHashSync } from './use-hash-sync.ts'
 
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
-
-let cleanup: (() => void) | undefined
-afterEach(() => {
-  cleanup?.()
-  history.replaceState(null, '', '#')
-})
+let dispose: (() => void) | undefined
+beforeEach(() => history.replaceState(null, '', location.pathname))
+afterEach(() => dispose?.())
 
 function HashSync() {
   useHashSync()
   return null
-}
-
-async function until(check: () => boolean, what: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`)
-    await act(() => new Promise((r) => setTimeout(r, 20)))
-  }
 }
 
 async function readyStore(): Promise<LensStore> {
@@ -50,21 +37,12 @@ async function readyStore(): Promise<LensStore> {
 }
 
 function mountHashSync(store: LensStore): void {
-  const host = document.createElement('div')
-  document.body.append(host)
-  const root = createRoot(host)
-  act(() =>
-    root.render(
-      <LensProvider store={store}>
-        <HashSync />
-      </LensProvider>,
-    ),
+  mount(
+    <LensProvider store={store}>
+      <HashSync />
+    </LensProvider>,
   )
-  cleanup = () => {
-    act(() => root.unmount())
-    host.remove()
-    store.client.dispose()
-  }
+  dispose = () => store.client.dispose()
 }
 
 it('applies the hash of a log that was ready before the hook subscribed', async () => {
@@ -76,6 +54,11 @@ it('applies the hash of a log that was ready before the hook subscribed', async 
   await until(
     () => store.getState().cursor === 5 && store.getState().selected === 3,
     () => `cursor ${store.getState().cursor}, selected ${store.getState().selected}`,
+  )
+  // ...and, once applied, keeps it in the URL (the writer starts only after the apply).
+  await until(
+    () => location.hash === '#seq=5&sel=3',
+    () => `hash ${location.hash}`,
   )
 })
 

@@ -51,8 +51,11 @@ export function useHashSync(): void {
     // The hash as we last left it: anything else in the URL was put there by someone else (a pasted link, a test)
     // and is applied, never overwritten, even when its `hashchange` has not been dispatched yet.
     let ours = window.location.hash
+    // An apply still awaiting the worker when the hook unmounts must not write afterwards.
+    let disposed = false
     const writeNow = (): void => {
       writeTimer = undefined
+      if (disposed) return
       const s = store.getState()
       if (applying || appliedFor !== s.loadGeneration) return
       if (window.location.hash !== ours) return apply()
@@ -94,6 +97,7 @@ export function useHashSync(): void {
     }
     window.addEventListener('hashchange', onHashChange)
     return () => {
+      disposed = true
       unsubscribe()
       clearTimeout(writeTimer)
       window.removeEventListener('hashchange', onHashChange)

@@ -5,9 +5,8 @@
  * the core's message count and first difference; and log text reaches the DOM only as text.
  */
 
-import { act } from 'react'
-import { createRoot } from 'react-dom/client'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { mount, until } from '../../../test-support/react-act.tsx'
 import { LensLog, loadContentChecksum, stepPositionAt, stepRequest, type StepRequestJson } from '../../../core/index.ts'
 import { createLensStore, type LensState, type LensStore } from '../../../store/create-lens-store.ts'
 import { LensProvider } from '../../../store/lens-store-context.tsx'
@@ -22,32 +21,7 @@ import { demoSessionJsonl } from '../../../core/generate/index.ts'
 
 const demoText = demoSessionJsonl()
 
-;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
-
 const HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
-
-let cleanup: (() => void) | undefined
-afterEach(() => cleanup?.())
-
-function mount(node: React.ReactNode): HTMLDivElement {
-  const host = document.createElement('div')
-  document.body.append(host)
-  const root = createRoot(host)
-  act(() => root.render(node))
-  cleanup = () => {
-    act(() => root.unmount())
-    host.remove()
-  }
-  return host
-}
-
-async function until(check: () => boolean, what: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`)
-    await act(() => new Promise((r) => setTimeout(r, 20)))
-  }
-}
 
 const settled = (store: LensStore, length: number) => (s: LensState) =>
   s.summary?.length === length && s.cursor === length - 1 && store.getState().snapshot?.index === length - 1
