@@ -28,6 +28,13 @@ const LOADING_REQUERY_INTERVAL_MS = 1000
  * seconds after ready (the cursor drag's long tasks). The first answer and the complete one are always drawn.
  */
 const PARTIAL_DRAW_INTERVAL_MS = 1000
+/**
+ * While the user moves the cursor (a scrubber drag, held arrow keys) the chart neither asks for nor draws new series
+ * data until the cursor has been still this long: redrawing a large series is a 30-80 ms main-thread task, and each
+ * query takes up to SERIES_SLICE_MS of the worker's time that the cursor's own answers wait behind. On the 1.3M log
+ * the series is still being completed when a drag starts right after ready. The cursor line moves on every step.
+ */
+const SCRUB_QUIET_MS = 300
 /** Marker labels closer than this (CSS px) to the previous label are left out; the line and the hover stay. */
 const LABEL_GAP_PX = 44
 const FONT = '11px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif'
@@ -232,8 +239,15 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
   const chartRef = useRef<uPlot | null>(null)
   const cursorLineRef = useRef<HTMLDivElement | null>(null)
   const answerRef = useRef<ContextSeriesAnswer | null>(null)
+  /** When the user last moved the cursor (not the cursor following the end of a growing log). */
+  const cursorMovedAt = useRef(-Infinity)
   /** When the latest data was handed to uPlot (it draws in a microtask), for the `context-chart:draw` measure. */
   const drawStartRef = useRef<number | null>(null)
+
+  useEffect(() => {
+    const length = store.getState().summary?.length ?? 0
+    if (cursor >= 0 && cursor !== length - 1) cursorMovedAt.current = performance.now()
+  }, [cursor, store])
 
   // Width of the box: the chart's pixel width, and the number of buckets asked for.
   useEffect(() => {
@@ -271,6 +285,11 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
         q.pending = true
         return
       }
+      const scrubbing = cursorMovedAt.current + SCRUB_QUIET_MS - performance.now()
+      if (scrubbing > 0) {
+        q.timer = setTimeout(run, scrubbing)
+        return
+      }
       q.inFlight = true
       q.lastAt = performance.now()
       const started = performance.now()
@@ -280,7 +299,12 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
           performance.measure('context-chart:query', { start: started, end: performance.now() })
           if (disposed) return
           const now = performance.now()
-          if (next.complete || now - q.partialDrawnAt >= PARTIAL_DRAW_INTERVAL_MS) {
+          if (now - cursorMovedAt.current < SCRUB_QUIET_MS) {
+            // Asked before the cursor started moving: drop it and ask again once it is still (the worker's series
+            // only grows, so the later answer holds at least this one).
+            q.pending = true
+            q.lastAt = -Infinity
+          } else if (next.complete || now - q.partialDrawnAt >= PARTIAL_DRAW_INTERVAL_MS) {
             if (!next.complete) q.partialDrawnAt = now
             answerRef.current = next
             setAnswer(next)
