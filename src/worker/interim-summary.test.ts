@@ -115,18 +115,15 @@ describe('the first window (what the panes show first) rides on a load’s first
   type SummaryMessage = Extract<LensResponse, { type: 'summary' }>
   const summaryMessages = (posted: LensResponse[]): SummaryMessage[] => posted.flatMap((m) => (m.type === 'summary' ? [m] : []))
 
-  it('equals the answers the cursor and rows queries give for that prefix, and comes once per load', async () => {
+  it('holds the rows query’s answer for that prefix, every row’s and surface node’s summary, and comes once per load', async () => {
     const posted: LensResponse[] = []
-    // Ask the same host, right when the first summary goes out, what the store would otherwise ask.
+    // Ask the same host, right when the first summary goes out, for the rows the store would otherwise ask for.
     const answers = new Map<number, unknown>()
     let handle: (data: unknown) => void = () => undefined
     handle = createLensHost((message) => {
       posted.push(message)
       if (message.type === 'reply' && message.ok) answers.set(message.id, message.result)
       if (message.type === 'summary' && summaryMessages(posted).length === 1) {
-        const last = message.summary.length - 1
-        handle({ v: PROTOCOL_VERSION, type: 'state-at', id: 1, index: last })
-        handle({ v: PROTOCOL_VERSION, type: 'transcript-rows', id: 2, list: 'messages', from: 0, to: FIRST_WINDOW_ROWS })
         handle({ v: PROTOCOL_VERSION, type: 'transcript-rows', id: 3, list: 'all', from: 0, to: FIRST_WINDOW_ROWS })
       }
     })

@@ -53,6 +53,11 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
   let interimSent = false
   /** Whether the active load's summaries already carried the first window (FirstWindow). */
   let windowSent = false
+  /** A load starts: no interim summary, no first window sent yet. */
+  const resetSummaryFlags = (): void => {
+    interimSent = false
+    windowSent = false
+  }
 
   const sendProgress = (session: LensSession, loadId: number, force: boolean): void => {
     const now = Date.now()
@@ -199,8 +204,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     live = false
     fileLoad = true
     open = true
-    interimSent = false
-    windowSent = false
+    resetSummaryFlags()
     dropPending()
     session.begin(file.name, file.size)
     sendProgress(session, loadId, true)
@@ -259,8 +263,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
       }
       opening = -1
       open = true
-      interimSent = false
-      windowSent = false
+      resetSummaryFlags()
       session.begin(req.name, totalBytes)
       sendProgress(session, loadId, true)
       for (;;) {
@@ -386,8 +389,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
         live = req.live
         fileLoad = false
         open = true
-        interimSent = false
-        windowSent = false
+        resetSummaryFlags()
         dropPending()
         endPending = false
         session.begin(req.name, req.totalBytes)

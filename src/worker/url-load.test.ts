@@ -153,16 +153,18 @@ describe('?log= fetched in the worker', () => {
           handle({ v: PROTOCOL_VERSION, type: 'state-at', id: 5, index: message.summary.length - 1 })
         }
         if (message.type === 'reply' && message.id === 5) answeredAt = server.pulledBytes()
-        // Never more than the read-ahead (and the chunk read when it was reached) beyond what was folded.
-        if (message.type === 'progress')
-          expect(server.pulledBytes() - message.progress.inputBytes).toBeLessThanOrEqual(readAheadBytes + chunkBytes)
+        // How far the reads ran ahead of the fold, checked after the load (a throw in here would land in the host).
+        if (message.type === 'progress') maxAhead = Math.max(maxAhead, server.pulledBytes() - message.progress.inputBytes)
       },
       { readAheadBytes },
     )
     let answeredAt = -1
+    let maxAhead = 0
     handle(loadUrl(1))
     await expect.poll(() => summaries(posted, 1).some((s) => s.final), { timeout: 60_000 }).toBe(true)
     expect(server.pulledBytes()).toBe(server.total)
+    // Never more than the read-ahead (and the chunk read when it was reached) beyond what was folded.
+    expect(maxAhead).toBeLessThanOrEqual(readAheadBytes + chunkBytes)
     // Answered while most of the body was still unread (a reader that drains the stream first answers at the end).
     expect(answeredAt).toBeGreaterThan(0)
     expect(answeredAt).toBeLessThan(server.total / 2)
