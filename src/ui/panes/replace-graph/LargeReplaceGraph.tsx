@@ -15,12 +15,14 @@ import { drawOverview, parentIndices, type OverviewColors } from './draw-overvie
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'
 import { ReplaceNodeView } from './ReplaceNode.tsx'
 import { replaceFlowNode, type ReplaceFlowNode } from './to-flow-elements.ts'
-import { sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
+import { mountBudget, sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
 
 /** Below this zoom the boxes' text is unreadable anyway: the canvas draws them. */
 export const NEAR_ZOOM = 0.3
 /** At most this many React Flow nodes mounted; more in view means the canvas draws. */
 export const NEAR_NODES_MAX = 200
+/** React Flow nodes mounted per frame at most (the rest on the following frames). */
+export const NEAR_NODES_PER_FRAME = 12
 
 const NODE_TYPES = { replace: ReplaceNodeView }
 
@@ -57,12 +59,21 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
   // Everything a frame needs, read through a ref so the scheduled frame always sees the latest props.
   const latest = useRef({ replacements, layout, drawn, selectedK, parent, colors })
 
+  /** The frame callback itself, for a frame that schedules the next (a callback cannot name itself in its body). */
+  const nextFrame = useRef<() => void>(() => undefined)
   const frame = useCallback(() => {
     frameRef.current = 0
     const view = viewRef.current
     if (view === null) return
     const s = latest.current
-    const inView = view.zoom >= NEAR_ZOOM ? visibleReplacements(s.layout, s.drawn, view, REPLACE_NODE_SIZE, NEAR_NODES_MAX) : null
+    let inView = view.zoom >= NEAR_ZOOM ? visibleReplacements(s.layout, s.drawn, view, REPLACE_NODE_SIZE, NEAR_NODES_MAX) : null
+    if (inView !== null) {
+      // A few React Flow nodes per frame: a fit that brings 80 boxes into view mounted them (and React Flow measured
+      // them) in one 50-115 ms task while the log opened; the rest follow on the next frames.
+      const { indices, done } = mountBudget(visibleRef.current, inView, NEAR_NODES_PER_FRAME)
+      inView = indices
+      if (!done) frameRef.current = requestAnimationFrame(() => nextFrame.current())
+    }
     if (!sameIndices(inView, visibleRef.current)) {
       visibleRef.current = inView
       setVisible(inView)
@@ -96,6 +107,9 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
       dpr,
     )
   }, [])
+  useEffect(() => {
+    nextFrame.current = frame
+  }, [frame])
   const schedule = useCallback(() => {
     if (frameRef.current === 0) frameRef.current = requestAnimationFrame(frame)
   }, [frame])

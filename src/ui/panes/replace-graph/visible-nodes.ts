@@ -46,3 +46,25 @@ export function sameIndices(a: readonly number[] | null, b: readonly number[] | 
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
   return true
 }
+
+/**
+ * `next` with at most `budget` indices that `shown` lacks (the rest mount on later frames), in index order; `done`
+ * says whether that is all of `next`. Indices `shown` has that `next` lacks leave at once (unmounting is cheap).
+ */
+export function mountBudget(
+  shown: readonly number[] | null,
+  next: readonly number[],
+  budget: number,
+): { indices: number[]; done: boolean } {
+  const have = new Set(shown ?? [])
+  let added = 0
+  const indices: number[] = []
+  for (const k of next) {
+    if (have.has(k)) indices.push(k)
+    else if (added < budget) {
+      added++
+      indices.push(k)
+    }
+  }
+  return { indices, done: indices.length === next.length }
+}
