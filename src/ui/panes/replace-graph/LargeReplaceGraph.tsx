@@ -31,13 +31,21 @@ interface Props {
   readonly layout: ReplaceLayout
   /** Replacements drawn (a prefix, following the cursor). */
   readonly drawn: number
+  /** Replacements up to the cursor: `drawn` catches up with it over a few frames; the view fits it at once. */
+  readonly fitTo: number
+  /**
+   * False while the log loads: the canvas draws every box then. Each interim summary refits the view, so React Flow
+   * nodes mounted for one summary's near view were unmounted at the next (graph-5k: ~100 nodes mounted over the
+   * first second, each frame of it a 50-113 ms task, all gone when the second summary zoomed the view out).
+   */
+  readonly settled: boolean
   /** Event index of the selected entry (or null). */
   readonly selected: number | null
   readonly theme: 'light' | 'dark'
   readonly onPick: (r: ReplacementInfo) => void
 }
 
-export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme, onPick }: Props) {
+export function LargeReplaceGraph({ replacements, layout, drawn, fitTo, settled, selected, theme, onPick }: Props) {
   const [visible, setVisible] = useState<number[] | null>([])
   const visibleRef = useRef<number[] | null>([])
   const viewRef = useRef<ViewBox | null>(null)
@@ -57,7 +65,10 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
   )
 
   // Everything a frame needs, read through a ref so the scheduled frame always sees the latest props.
-  const latest = useRef({ replacements, layout, drawn, selectedK, parent, colors })
+  // The view fits the cursor's count at once while `drawn` catches up (either way): what it shows never goes past the
+  // cursor, so nothing beyond it is drawn while the drawn prefix shrinks.
+  const shown = Math.min(drawn, fitTo)
+  const latest = useRef({ replacements, layout, shown, settled, selectedK, parent, colors })
 
   /** The frame callback itself, for a frame that schedules the next (a callback cannot name itself in its body). */
   const nextFrame = useRef<() => void>(() => undefined)
@@ -66,7 +77,8 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
     const view = viewRef.current
     if (view === null) return
     const s = latest.current
-    let inView = view.zoom >= NEAR_ZOOM ? visibleReplacements(s.layout, s.drawn, view, REPLACE_NODE_SIZE, NEAR_NODES_MAX) : null
+    let inView =
+      s.settled && view.zoom >= NEAR_ZOOM ? visibleReplacements(s.layout, s.shown, view, REPLACE_NODE_SIZE, NEAR_NODES_MAX) : null
     if (inView !== null) {
       // A few React Flow nodes per frame: a fit that brings 80 boxes into view mounted them (and React Flow measured
       // them) in one 50-115 ms task while the log opened; the rest follow on the next frames.
@@ -97,7 +109,7 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
       {
         replacements: s.replacements,
         layout: s.layout,
-        count: s.drawn,
+        count: s.shown,
         selected: s.selectedK,
         size: REPLACE_NODE_SIZE,
         parent: s.parent,
@@ -115,9 +127,9 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
   }, [frame])
   useEffect(() => () => cancelAnimationFrame(frameRef.current), [])
   useEffect(() => {
-    latest.current = { replacements, layout, drawn, selectedK, parent, colors }
+    latest.current = { replacements, layout, shown, settled, selectedK, parent, colors }
     schedule()
-  }, [schedule, replacements, layout, drawn, selectedK, parent, colors])
+  }, [schedule, replacements, layout, shown, settled, selectedK, parent, colors])
   const onView = useCallback(
     (view: ViewBox) => {
       viewRef.current = view
@@ -159,7 +171,7 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
     if (view === null || box === undefined) return
     const fx = (event.clientX - box.left - view.x) / view.zoom
     const fy = (event.clientY - box.top - view.y) / view.zoom
-    const n = Math.min(drawn, layout.count)
+    const n = Math.min(shown, layout.count)
     for (let k = n - 1; k >= 0; k--) {
       const x = layout.x[k] as number
       const y = layout.y[k] as number
@@ -188,7 +200,7 @@ export function LargeReplaceGraph({ replacements, layout, drawn, selected, theme
       >
         <Controls showInteractive={false} position="top-left" orientation="horizontal" />
         <ViewTracker onView={onView} />
-        <FitLarge layout={layout} drawn={drawn} />
+        <FitLarge layout={layout} count={fitTo} />
       </ReactFlow>
       <canvas
         ref={canvasRef}
@@ -223,23 +235,26 @@ function ViewTracker({ onView }: { onView: (view: ViewBox) => void }) {
   return null
 }
 
-/** Fit the boxes drawn so far, as the small graph does, straight from the layout arrays (no node objects). */
-function FitLarge({ layout, drawn }: { layout: ReplaceLayout; drawn: number }) {
+/**
+ * Fit the boxes up to the cursor, as the small graph does, straight from the layout arrays (no node objects). Not the
+ * boxes drawn so far: those grow frame by frame while the graph catches up, and a fit on each of those frames moved
+ * the view and mounted and unmounted near-view nodes every frame (50-136 ms tasks while graph-5k opened).
+ */
+function FitLarge({ layout, count }: { layout: ReplaceLayout; count: number }) {
   const flow = useReactFlow()
   const width = useStore((s) => s.width)
   const height = useStore((s) => s.height)
-  // Bounds of every prefix, once per layout: the catch-up changes `drawn` every frame, and a walk over all boxes per
-  // frame showed up in the graph-5k traces.
+  // Bounds of every prefix, once per layout: the cursor's count changes on every step of a drag.
   const prefix = useMemo(() => prefixBounds(layout), [layout])
   useEffect(() => {
-    const n = Math.min(drawn, layout.count)
+    const n = Math.min(count, layout.count)
     if (n === 0 || width === 0 || height === 0) return
     const k = 4 * (n - 1)
     const [x0, y0, x1, y1] = [prefix[k] as number, prefix[k + 1] as number, prefix[k + 2] as number, prefix[k + 3] as number]
     const bounds = { x: x0, y: y0, width: x1 - x0 + REPLACE_NODE_SIZE.width, height: y1 - y0 + REPLACE_NODE_SIZE.height }
     const frame = requestAnimationFrame(() => void flow.fitBounds(bounds, { padding: 0.15 }))
     return () => cancelAnimationFrame(frame)
-  }, [flow, layout, prefix, drawn, width, height])
+  }, [flow, layout, prefix, count, width, height])
   return null
 }
 

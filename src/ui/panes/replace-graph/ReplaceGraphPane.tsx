@@ -3,21 +3,16 @@
 import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
-import { selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
+import { selectLoadState, selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
-import { EMPTY_LAYOUT, LEAVES_COLLAPSE_ABOVE } from '../../../worker/replace-layout.ts'
+import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
+import { usesLargeGraph } from './graph-view.ts'
 import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
-/** Above this many replacements in the log (where the worker collapses leaves, so each replacement is one node),
- * React Flow gets only the nodes in view and a canvas draws the far view (LargeReplaceGraph); below it every node up
- * to the cursor is a React Flow node, as before. Not 600 (where the forest layout starts): a trace of the graph-5k
- * lane showed React Flow with 150-600 mounted nodes growing with each interim summary (setNodes/setEdges and a
- * store selector per node) making 80-170 ms tasks while the log opened. */
-export const LARGE_GRAPH_ABOVE = LEAVES_COLLAPSE_ABOVE
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
 const LARGE_MARKERS_PER_FRAME = 256
 const NO_ELEMENTS: FlowElements = { nodes: [], edges: [], nodeEnd: new Int32Array(1), edgeEnd: new Int32Array(1) }
@@ -28,10 +23,11 @@ export function ReplaceGraphPane() {
   const snapshot = useLensStore(selectSnapshot)
   const selected = useLensStore(selectSelected)
   const theme = useLensStore(selectTheme)
+  const loadState = useLensStore(selectLoadState)
   const count = snapshot?.replacementCount ?? 0
   // Built once per layout the worker sends; a cursor move only picks a prefix, so node objects keep their
   // identity and React Flow mounts or unmounts just the nodes that crossed the cursor.
-  const large = (summary?.replacements.length ?? 0) > LARGE_GRAPH_ABOVE
+  const large = usesLargeGraph(loadState, summary?.replacements.length ?? 0)
   // The large graph builds React Flow nodes only for the boxes in view (LargeReplaceGraph): building all 5,000 on
   // every interim summary was O(replacements) main-thread work per summary while the log opened.
   const all = useMemo(
@@ -43,7 +39,8 @@ export function ReplaceGraphPane() {
   const largeNodeEnd = useMemo(() => Int32Array.from({ length: laidOut + 1 }, (_, k) => k), [laidOut])
   const nodeEnd = large ? largeNodeEnd : all.nodeEnd
   // A jump across many replacements is mounted over a few frames (a bounded node budget each), never in one task.
-  const drawn = useGraphCatchUp(Math.min(count, nodeEnd.length - 1), nodeEnd, large ? LARGE_MARKERS_PER_FRAME : undefined)
+  const target = Math.min(count, nodeEnd.length - 1)
+  const drawn = useGraphCatchUp(target, nodeEnd, large ? LARGE_MARKERS_PER_FRAME : undefined)
   const nodes = useMemo(() => (large ? [] : all.nodes.slice(0, all.nodeEnd[drawn])), [all, drawn, large])
   const edges = useMemo(() => (large ? [] : all.edges.slice(0, all.edgeEnd[drawn])), [all, drawn, large])
   const shown = useMemo(
@@ -102,6 +99,8 @@ export function ReplaceGraphPane() {
             replacements={summary.replacements}
             layout={summary.replaceLayout}
             drawn={drawn}
+            fitTo={target}
+            settled={loadState !== 'loading'}
             selected={selected}
             theme={theme}
             onPick={pickReplacement}
