@@ -13,7 +13,18 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import { selectCursor, selectSummary } from '../../../store/selectors.ts'
 import type { ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
 import { useChartColors, type ChartColors } from './chart-colors.ts'
-import { bucketOf, bucketValues, dotsStandApart, indexAtOffset, rangeText, shortCount, withGaps, xRange } from './chart-values.ts'
+import {
+  bucketOf,
+  bucketValues,
+  dashesStandApart,
+  dotsStandApart,
+  indexAtOffset,
+  rangeText,
+  shortCount,
+  valueChanges,
+  withGaps,
+  xRange,
+} from './chart-values.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
 /** Canvas height including the x axis (CSS px). */
@@ -45,6 +56,12 @@ function sparseEnough(u: uPlot, seriesIdx: number, i0: number, i1: number): bool
   return values !== undefined && dotsStandApart(values, i0, i1, u.bbox.width / uPlot.pxRatio)
 }
 
+/** Opacity of replacement markers packed too close for dashes (see dashesStandApart). */
+const DENSE_MARKER_ALPHA = 0.35
+
+/** The surface-messages line's dash (while its steps stand apart). */
+const MESSAGES_DASH = [4, 3]
+
 /** uPlot series order (index 0 is x). */
 const S = { tokensMax: 1, tokensMin: 2, messages: 3, input: 4, output: 5, cacheRead: 6 } as const
 
@@ -75,6 +92,7 @@ function drawMarkers(u: uPlot, answer: ContextSeriesAnswer, colors: ChartColors)
   // column, and a stroke() each (dashed, on a software canvas) cost the graph-5k bench lane ~100 ms per redraw.
   const lines = { prune: new Path2D(), compaction: new Path2D() }
   const lastX = { prune: -Infinity, compaction: -Infinity }
+  let columns = 0
   for (const marker of answer.markers) {
     const x = Math.round(u.valToPos(marker.index, 'x', true)) + 0.5
     const kind = marker.kind === 'prune' ? 'prune' : 'compaction'
@@ -83,6 +101,7 @@ function drawMarkers(u: uPlot, answer: ContextSeriesAnswer, colors: ChartColors)
       lines[kind].moveTo(x, top)
       lines[kind].lineTo(x, top + height)
       lastX[kind] = x
+      columns++
     }
     if (x - lastLabel >= LABEL_GAP_PX * ratio) {
       const label = `−${shortCount(marker.removed)}`
@@ -96,7 +115,9 @@ function drawMarkers(u: uPlot, answer: ContextSeriesAnswer, colors: ChartColors)
     }
   }
   ctx.lineWidth = ratio
-  ctx.setLineDash([3 * ratio, 2 * ratio])
+  // Packed close, solid lines at low alpha: as light as the dashes were, and the series stays visible through them.
+  if (dashesStandApart(columns, width / ratio)) ctx.setLineDash([3 * ratio, 2 * ratio])
+  else ctx.globalAlpha = DENSE_MARKER_ALPHA
   for (const kind of ['prune', 'compaction'] as const) {
     ctx.strokeStyle = colors[kind]
     ctx.stroke(lines[kind])
@@ -181,7 +202,7 @@ function chartOptions(
         scale: 'msg',
         stroke: colors.messages,
         width: 1.25,
-        dash: [4, 3],
+        dash: MESSAGES_DASH,
         paths: uPlot.paths.stepped?.({ align: 1 }),
       },
       { label: 'logged input', ...points(colors.input) },
@@ -396,6 +417,10 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
     const u = chartRef.current
     if (u === null || answer === null) return
     drawStartRef.current = performance.now()
+    // Dashed only while its steps stand apart (read at draw time by uPlot): see dashesStandApart.
+    const messages = u.series[S.messages]
+    const steps = valueChanges(answer.messagesMax)
+    if (messages !== undefined) messages.dash = dashesStandApart(steps, u.bbox.width / uPlot.pxRatio) ? MESSAGES_DASH : []
     u.setData(toData(answer))
   }, [answer])
 

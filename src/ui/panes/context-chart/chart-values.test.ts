@@ -11,7 +11,10 @@ import { contextSeriesAnswer } from '../../../worker/context-series-query.ts'
 import {
   bucketOf,
   bucketValues,
+  dashesStandApart,
   dotsStandApart,
+  MIN_DASH_SPACING_PX,
+  valueChanges,
   indexAtOffset,
   markerText,
   rangeText,
@@ -115,5 +118,23 @@ describe('dots on the logged series', () => {
     expect(dotsStandApart(hundred, 0, 99, 800)).toBe(true)
     expect(dotsStandApart(hundred, 0, 100, 800)).toBe(false)
     expect(dotsStandApart(hundred, 100, 102, 8)).toBe(true)
+  })
+})
+
+describe('dashesStandApart', () => {
+  it('keeps dashes while each line has its spacing, drops them when they pack closer', () => {
+    expect(dashesStandApart(0, 0)).toBe(true)
+    expect(dashesStandApart(100, 100 * MIN_DASH_SPACING_PX)).toBe(true)
+    expect(dashesStandApart(101, 100 * MIN_DASH_SPACING_PX)).toBe(false)
+    // A downsampled series has about one step per pixel column: solid.
+    expect(dashesStandApart(1200, 1200)).toBe(false)
+  })
+})
+
+describe('valueChanges', () => {
+  it('counts the steps between consecutive points', () => {
+    expect(valueChanges([])).toBe(0)
+    expect(valueChanges([3, 3, 3])).toBe(0)
+    expect(valueChanges(Int32Array.from([1, 2, 2, 5, 1]))).toBe(3)
   })
 })
