@@ -47,6 +47,19 @@ describe('interim summaries while a log loads', () => {
     await expectInterimThenFinal(posted)
   })
 
+  it('the first summary is preceded by the progress of what it holds (not held back by the progress throttle)', async () => {
+    const posted: LensResponse[] = []
+    const handle = createLensHost((message) => posted.push(message))
+    handle({ v: PROTOCOL_VERSION, type: 'load-file', loadId: 3, file: new File([BYTES], '10k.jsonl') })
+    await expect.poll(() => summariesOf(posted).length, { timeout: 60_000 }).toBeGreaterThan(0)
+    const at = posted.findIndex((m) => m.type === 'summary')
+    const before = posted.slice(0, at).flatMap((m) => (m.type === 'progress' ? [m.progress] : []))
+    const progress = before[before.length - 1]
+    // The first slice was folded before the first summary: its progress says so, with the events the summary holds.
+    expect(progress?.inputBytes).toBe(FIRST_SLICE_BYTES)
+    expect(progress?.events).toBe((summariesOf(posted)[0] as LogSummary).length)
+  })
+
   it('a non-live stream (?log=): each chunk may publish an interim summary, ready only after load-end', async () => {
     const posted: LensResponse[] = []
     const handle = createLensHost((message) => posted.push(message))

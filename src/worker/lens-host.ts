@@ -80,7 +80,12 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     // The first summary with events brings what the panes show first: the rows' and the cursor's queries would
     // otherwise wait behind the fold's next slice, twice over (state, then rows), before the first row is drawn.
     const firstWindow = !windowSent && summary.length > 0 ? session.firstWindow(FIRST_WINDOW_ROWS) : undefined
-    if (firstWindow !== undefined) windowSent = true
+    if (firstWindow !== undefined) {
+      windowSent = true
+      // The progress so far goes first (its 100 ms throttle may have held back the first slice's): the first rows
+      // come with how much of the file they are, and the graph estimates a loading log's final size from it.
+      sendProgress(session, loadId, true)
+    }
     post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary, ...(firstWindow === undefined ? {} : { firstWindow }) }, [])
   }
 

@@ -6,7 +6,7 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import { selectLoadState, selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
 import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
-import { usesLargeGraph } from './graph-view.ts'
+import { loadedPart, usesLargeGraph } from './graph-view.ts'
 import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { graphBounds, toFlowElements, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
@@ -27,7 +27,8 @@ export function ReplaceGraphPane() {
   const count = snapshot?.replacementCount ?? 0
   // Built once per layout the worker sends; a cursor move only picks a prefix, so node objects keep their
   // identity and React Flow mounts or unmounts just the nodes that crossed the cursor.
-  const large = usesLargeGraph(loadState, summary?.replacements.length ?? 0)
+  // A boolean selector: progress changes ten times a second while loading, the view only once.
+  const large = useLensStore((s) => usesLargeGraph(s.loadState, s.summary?.replacements.length ?? 0, loadedPart(s.progress)))
   // The large graph builds React Flow nodes only for the boxes in view (LargeReplaceGraph): building all 5,000 on
   // every interim summary was O(replacements) main-thread work per summary while the log opened.
   const all = useMemo(
