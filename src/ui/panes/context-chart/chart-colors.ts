@@ -21,9 +21,11 @@ export interface ChartColors {
   readonly cursor: string
 }
 
-function token(style: CSSStyleDeclaration, name: string, fallback: string): string {
+function token(style: CSSStyleDeclaration, name: string, fallback: string, missing: string[]): string {
   const value = style.getPropertyValue(`--color-${name}`).trim()
-  return value === '' ? fallback : value
+  if (value !== '') return value
+  missing.push(name)
+  return fallback
 }
 
 /** `oklch(l c h)` with an alpha; any other colour syntax is returned as it is (drawn opaque, still readable). */
@@ -32,24 +34,43 @@ export function withAlpha(color: string, alpha: number): string {
   return m === null ? color : `oklch(${(m[1] as string).trim()} / ${alpha})`
 }
 
-export function readChartColors(root: Element = document.documentElement): ChartColors {
+/** The colours, and the tokens the page did not define (their fallbacks were used). */
+function readTokens(root: Element): { colors: ChartColors; missing: string[] } {
   const style = getComputedStyle(root)
-  const accent = token(style, 'accent', '#3b6fd8')
-  return {
-    ink: token(style, 'ink', '#222'),
-    muted: token(style, 'muted', '#777'),
-    line: token(style, 'line', '#ddd'),
-    panel: token(style, 'panel', '#fff'),
+  const missing: string[] = []
+  const t = (name: string, fallback: string): string => token(style, name, fallback, missing)
+  const accent = t('accent', '#3b6fd8')
+  const colors = {
+    ink: t('ink', '#222'),
+    muted: t('muted', '#777'),
+    line: t('line', '#ddd'),
+    panel: t('panel', '#fff'),
     tokens: accent,
     tokensFill: withAlpha(accent, 0.16),
-    messages: token(style, 'ink', '#222'),
-    input: token(style, 'user', '#2a9d5b'),
-    output: token(style, 'assistant', '#7a5bd8'),
-    cacheRead: token(style, 'search', '#c03090'),
-    compaction: token(style, 'warn', '#d9a400'),
-    prune: token(style, 'danger', '#d33'),
-    cursor: token(style, 'focus', accent),
+    messages: t('ink', '#222'),
+    input: t('user', '#2a9d5b'),
+    output: t('assistant', '#7a5bd8'),
+    cacheRead: t('search', '#c03090'),
+    compaction: t('warn', '#d9a400'),
+    prune: t('danger', '#d33'),
+    cursor: t('focus', accent),
   }
+  return { colors, missing }
+}
+
+/**
+ * The colours for the document's theme, read once per theme. Reading them is a `getComputedStyle` that makes the
+ * browser recalculate the whole page's style first when the DOM just changed: the timeline, the chart and the large
+ * graph each did it when they mounted, ~10 ms inside the task of a new log's first summary. A read that fell back on
+ * any token (the stylesheet not applied yet) is not kept.
+ */
+let kept: { theme: string | null; colors: ChartColors } | null = null
+export function themeChartColors(root: Element = document.documentElement): ChartColors {
+  const theme = root.getAttribute('data-theme')
+  if (kept !== null && kept.theme === theme) return kept.colors
+  const { colors, missing } = readTokens(root)
+  kept = missing.length === 0 ? { theme, colors } : null
+  return colors
 }
 
 /**
@@ -57,9 +78,9 @@ export function readChartColors(root: Element = document.documentElement): Chart
  * children's effects ran, so an observer rather than the store's theme).
  */
 export function useChartColors(): ChartColors {
-  const [colors, setColors] = useState(() => readChartColors())
+  const [colors, setColors] = useState(() => themeChartColors())
   useEffect(() => {
-    const observer = new MutationObserver(() => setColors(readChartColors()))
+    const observer = new MutationObserver(() => setColors(themeChartColors()))
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
     return () => observer.disconnect()
   }, [])
