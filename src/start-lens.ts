@@ -7,7 +7,7 @@
 import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
-import { themeChartColors } from './ui/panes/context-chart/chart-colors.ts'
+import { themeChartColors } from './ui/panes/context-chart/theme-colors.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
 export const store = createLensStore(createWorkerClient())

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest'
-import { themeChartColors } from './chart-colors.ts'
+import { themeChartColors } from './theme-colors.ts'
 
 const TOKENS = ['accent', 'ink', 'muted', 'line', 'panel', 'user', 'assistant', 'search', 'warn', 'danger', 'focus']
 
