@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test, type Page } from '@playwright/test'
 import { metaPolicy, serverPolicy } from '../src/build/content-security-policy.ts'
+import { LIBZSTD_UNAVAILABLE } from '../src/core/decode/zstd-wasm.ts'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
 import { headerText } from '../src/server/live-test-kit.ts'
 import { dropFile, fixtureBytes, waitLoaded } from './support/app.ts'
@@ -58,13 +59,20 @@ async function exerciseApp(page: Page): Promise<void> {
   await page.getByTestId('search-input').fill('the')
   await expect(page.getByTestId('search-results').locator('[data-seq]').first()).toBeVisible()
   await page.keyboard.press('Escape')
-  // zstd: frames checked against XXH64 from xxhash-wasm in the worker (WebAssembly compiled from embedded bytes).
+  // zstd: frames decoded by libzstd and checked against XXH64 from xxhash-wasm in the worker (both WebAssembly
+  // compiled from embedded bytes; libzstd's module is a lazy chunk, loaded at the first frame, without a data: URL).
+  const requested: string[] = []
+  page.on('request', (request) => requested.push(request.url()))
+  const warnings: string[] = []
+  page.on('console', (m) => void (m.text().includes(LIBZSTD_UNAVAILABLE) && warnings.push(m.text())))
   const zstd = fixtureBytes('zstd/acp--agent-instructions--session.jsonl.zstd')
   const zlog = await foldInNode(zstd)
   await dropFile(page, 'session.jsonl.zstd', zstd)
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', String(zlog.length - 1))
   await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'ready')
   await expect(page.getByTestId('diagnostics')).not.toContainText(/checksum/i)
+  await expect.poll(() => requested.filter((url) => /\/assets\/zstddec-[\w-]+\.js$/.test(url)).length).toBe(1)
+  expect(warnings).toEqual([])
 }
 
 /** Every probe is refused and reported under its directive; nothing ran. */

@@ -1,18 +1,19 @@
 /** The two baselines LensLog is measured against: the JSON.parse floor and the harness's own read + fold. */
 
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import { parseLines, plaintextPieces, type Encoding } from './floor-parse.ts'
+import { loadFloorFrameDecoder, parseLines, plaintextPieces, type Encoding } from './floor-parse.ts'
 
 export type { Encoding }
 
 type HarnessEvents = Parameters<typeof foldSurface>[0]
 
 const decoder = new TextDecoder()
+const decodeFrame = await loadFloorFrameDecoder()
 
 /** The floor: decode + JSON.parse of every line, nothing else. Returns the parsed records (header first). */
 export function floorParse(bytes: Uint8Array, encoding: Encoding): unknown[] {
   const records: unknown[] = []
-  for (const piece of plaintextPieces(bytes, encoding)) parseLines(decoder.decode(piece), records)
+  for (const piece of plaintextPieces(bytes, encoding, decodeFrame)) parseLines(decoder.decode(piece), records)
   return records
 }
 

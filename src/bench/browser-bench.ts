@@ -369,7 +369,7 @@ async function main(): Promise<void> {
     )
   }
   // Bench-only scripts, bundled on their own and dropped into the served folder after vite emptied it: the floor's
-  // worker (fzstd + the frame walker) and the navigation floor's page script (navigation-lane.ts).
+  // worker (libzstd in WebAssembly + the frame walker) and the navigation floor's page script (navigation-lane.ts).
   for (const [entry, out] of [
     ['src/bench/floor-worker.ts', FLOOR_WORKER],
     ['src/bench/floor-nav-page.ts', FLOOR_NAV_SCRIPT],
@@ -438,7 +438,7 @@ async function main(): Promise<void> {
   }
   const MB = 1e6
   const report = [
-    `Browser (Chromium ${container}, vite preview of the built app; floor: fzstd decompress per frame + TextDecoder + JSON.parse of every line in a dedicated worker of the same page, median of ${floorRuns} runs, ratio = time to ready / floor, target <= ${FLOOR_TARGET}x at 280k; JS heaps (+ ArrayBuffer stores when reported) after GC; RSS growth of this browser's renderers over the load):`,
+    `Browser (Chromium ${container}, vite preview of the built app; floor: libzstd (WebAssembly) per frame + TextDecoder + JSON.parse of every line in a dedicated worker of the same page, median of ${floorRuns} runs, ratio = time to ready / floor, target <= ${FLOOR_TARGET}x at 280k; JS heaps (+ ArrayBuffer stores when reported) after GC; RSS growth of this browser's renderers over the load):`,
     table(
       [
         'size',

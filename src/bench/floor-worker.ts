@@ -1,11 +1,11 @@
 /**
  * The browser bench's floor, run in a dedicated Web Worker of the bench page: the file's bytes, zstd-decoded
- * frame by frame with fzstd's `decompress`, then TextDecoder + JSON.parse of every line, nothing else.
+ * frame by frame with libzstd (WebAssembly, as the app), then TextDecoder + JSON.parse of every line, nothing else.
  * Bundled on its own by browser-bench.ts (esbuild) into the served build as /bench-floor-worker.js; the app never loads it.
  */
 
 import { zstdFrameRanges } from './frame-walker.ts'
-import { parseLines, plaintextPieces } from './floor-parse.ts'
+import { loadFloorFrameDecoder, parseLines, plaintextPieces } from './floor-parse.ts'
 
 /** `ping` is answered at once, so the bench can start the clock only once the worker is up, as the app's is. */
 export type FloorRequest =
@@ -25,11 +25,13 @@ export interface FloorReply {
 }
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
+// Compiled as the worker starts, as the app's worker compiles its own at boot (before the bench's ping is answered).
+const frameDecoder = loadFloorFrameDecoder()
 
 scope.addEventListener('message', (event: MessageEvent<FloorRequest>) => {
   const request = event.data
   if (request.kind === 'ping') {
-    scope.postMessage({ kind: 'pong' })
+    void frameDecoder.then(() => scope.postMessage({ kind: 'pong' }))
     return
   }
   const t0 = performance.now()
@@ -40,15 +42,15 @@ scope.addEventListener('message', (event: MessageEvent<FloorRequest>) => {
           if (!response.ok) throw new Error(`floor fetch: ${response.status} for ${request.url}`)
           return response.arrayBuffer()
         })
-  void read.then(
-    (buffer) => {
+  void Promise.all([read, frameDecoder]).then(
+    ([buffer, decodeFrame]) => {
       const readMs = performance.now() - t0
       const bytes = new Uint8Array(buffer)
       const decoder = new TextDecoder()
       // Kept alive to the end, as a loader keeps what it parsed; the count is the check that nothing was skipped.
       const records: unknown[] = []
       let plainBytes = 0
-      for (const piece of plaintextPieces(bytes, request.zstd ? 'zstd' : 'jsonl')) {
+      for (const piece of plaintextPieces(bytes, request.zstd ? 'zstd' : 'jsonl', decodeFrame)) {
         plainBytes += piece.length
         parseLines(decoder.decode(piece), records)
       }

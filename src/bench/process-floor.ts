@@ -1,6 +1,6 @@
 /**
  * The whole-process floor for `dsh-lens fold --json`: a plain Node program (bundled like the CLI) that reads
- * the file, decodes it (fzstd per frame for zstd), JSON.parses every line and prints one small JSON line.
+ * the file, decodes it (libzstd in WebAssembly per frame for zstd), JSON.parses every line and prints one small JSON line.
  * Any tool that answers from the parsed events costs at least this, start-up included.
  */
 

@@ -1,9 +1,9 @@
 /**
  * `npm run build:cli`: the CLI as plain JavaScript, so `dsh-lens` starts without transpiling TypeScript
- * (tsx costs ~0.5 s per start). Three CommonJS bundles in dist-cli/:
+ * (tsx costs ~0.5 s per start). CommonJS bundles in dist-cli/:
  * - dsh-lens.cjs, the launcher (src/cli/launch.ts) the bin runs: it starts the next one through V8's code cache;
  * - dsh-lens-main.cjs, the CLI itself (src/cli/main.ts), with dsh-lens-main.cjs.v8-cache beside it;
- * - zstd-frames-worker.cjs, the zstd read-ahead thread (a Worker starts from a file).
+ * - dsh-lens-serve.cjs and dsh-lens-generate.cjs, the commands few runs use (below).
  *
  * CommonJS because only a classic script can be given a code cache in Node 20 (vm.Script's cachedData; there is
  * no cache for ES modules before Node 22). The commands most runs never use (serve, generate-demo) stay in the
@@ -12,7 +12,7 @@
  * The cache is trained, not just compiled: the launcher runs `fold --json` on the bundled demo session and
  * writes the cache at exit, so it holds the bytecode of every function a fold runs.
  *
- * Every dependency is bundled (fzstd, xxhash-wasm, ws), so the built CLI runs from an `npm pack` tarball or a
+ * Every dependency is bundled (fzstd, zstddec, xxhash-wasm, ws), so the built CLI runs from an `npm pack` tarball or a
  * bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them inside a try
  * and falls back to JavaScript.
  */
@@ -57,7 +57,6 @@ await build({
     'dsh-lens-main': 'src/cli/main.ts',
     'dsh-lens-serve': 'src/server/serve-command.ts',
     'dsh-lens-generate': 'src/core/generate/index.ts',
-    'zstd-frames-worker': 'src/cli/zstd-frames-worker.ts',
   },
   plugins: [onDemand],
   // import() of an on-demand bundle becomes require(): the CLI runs as a classic script (launch.ts), which has
@@ -70,7 +69,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['bufferutil', 'utf-8-validate'],
-  // The sources are ES modules that find their neighbours (the worker, the viewer's dist/) from import.meta.url,
+  // The sources are ES modules that find their neighbours (the viewer's dist/) from import.meta.url,
   // which a CommonJS bundle does not have: it is the bundle's own file URL.
   define: { 'import.meta.url': '__lensModuleUrl' },
   banner: { js: "const __lensModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

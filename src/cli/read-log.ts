@@ -1,10 +1,10 @@
 /** Reads a log file (or standard input) into a LensLog in slices: the CLI never holds the file as one string. */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { LensLog, hasZstdMagic, loadContentChecksum } from '../core/index.ts'
+import { decompress } from 'fzstd'
+import { LensLog, hasZstdMagic, loadContentChecksum, loadFrameDecompressor, type FrameDecompressor } from '../core/index.ts'
 import { HeapGuard, type HeapGuardOptions } from './heap-guard.ts'
 import { UnreadableLogError } from './read-log-error.ts'
-import { ZstdPrefetch } from './zstd-prefetch.ts'
 
 export { UnreadableLogError }
 
@@ -16,27 +16,29 @@ export async function readLog(
   path: string,
   options: { upgradeLegacy?: boolean; heap?: HeapGuardOptions } = {},
 ): Promise<LensLog> {
-  // zstd frames are decompressed ahead on a worker thread while this one parses and folds (zstd-prefetch.ts).
-  const prefetch = new ZstdPrefetch()
+  // libzstd (WebAssembly, zstd-wasm.ts) decodes zstd frames. It is compiled only once the first bytes show zstd,
+  // so a plain log's start-up never pays for it; input whose first chunk is too short to tell gets fzstd (the
+  // same plaintext, slower).
+  let decompressFrame: FrameDecompressor = (frame) => decompress(frame)
   const log = new LensLog({
     checksum: await loadContentChecksum(),
     upgradeLegacy: options.upgradeLegacy ?? true,
-    decompressFrame: prefetch.decompressFrame,
+    decompressFrame: (frame, index, offset, declared) => decompressFrame(frame, index, offset, declared),
   })
   const guard = new HeapGuard(path === '-' ? 'standard input' : path, options.heap)
   let size: number | null = null
   let read = 0
-  const push = (bytes: Uint8Array): void => {
+  const push = async (bytes: Uint8Array): Promise<void> => {
+    if (read === 0 && hasZstdMagic(bytes)) decompressFrame = await loadFrameDecompressor()
     // A plain file's size says at once whether it fits (before its first slice is folded); then the heap is watched.
-    if (read === 0 && size !== null && !hasZstdMagic(bytes)) guard.checkPlainSize(size)
-    prefetch.observe(bytes)
+    else if (read === 0 && size !== null) guard.checkPlainSize(size)
     log.push(bytes)
     read += bytes.length
     guard.checkHeap(read, size, log.progress.plainBytes)
   }
   try {
-    if (path === '-') for await (const chunk of process.stdin) push(chunk as Uint8Array)
-    else readFileInSlices(path, push, (n) => (size = n))
+    if (path === '-') for await (const chunk of process.stdin) await push(chunk as Uint8Array)
+    else await readFileInSlices(path, push, (n) => (size = n))
   } catch (error) {
     if (error instanceof UnreadableLogError) throw error
     const code = (error as NodeJS.ErrnoException).code
@@ -49,8 +51,6 @@ export async function readLog(
             ? 'permission denied'
             : String(error)
     throw new UnreadableLogError(`cannot read ${path}: ${reason}`)
-  } finally {
-    prefetch.end()
   }
   log.finish()
   return log
@@ -62,9 +62,14 @@ const FILE_SLICE_BYTES = 8 << 20
 /**
  * A regular file is read synchronously in fresh 8 MiB slices (the log may keep views of what it was given, so
  * a buffer is never reused). Nothing else runs in the CLI meanwhile, so blocking costs nothing and saves the
- * idle gaps of a stream. Non-regular files (a FIFO, a character device) are read the same way until EOF.
+ * idle gaps of a stream (the await between slices only lets a zstd log's decoder compile after the first). Non-regular
+ * files (a FIFO, a character device) are read the same way until EOF.
  */
-function readFileInSlices(path: string, push: (bytes: Uint8Array) => void, onSize: (bytes: number) => void): void {
+async function readFileInSlices(
+  path: string,
+  push: (bytes: Uint8Array) => Promise<void>,
+  onSize: (bytes: number) => void,
+): Promise<void> {
   const fd = openSync(path, 'r')
   try {
     const stat = fstatSync(fd)
@@ -80,7 +85,7 @@ function readFileInSlices(path: string, push: (bytes: Uint8Array) => void, onSiz
       const n = readSync(fd, slice, 0, want, null)
       if (n === 0) break
       read += n
-      push(slice.subarray(0, n))
+      await push(slice.subarray(0, n))
     }
   } finally {
     closeSync(fd)

@@ -6,7 +6,15 @@
  * re-implements fold semantics. Events are addressed by index (= seq for a valid log).
  */
 
-import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
+import {
+  DeriveOutcome,
+  LensLog,
+  loadContentChecksum,
+  frameDecompressorNow,
+  type ContentChecksum,
+  type FrameDecompressor,
+  type RowList,
+} from '../core/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
 import { DetailTexts, type DetailTextChunk, type DetailTextField } from './detail-text.ts'
 import { KIND_NAMES, summarizeEvent } from './event-summary.ts'
@@ -88,18 +96,23 @@ export class LensSession {
 
   private constructor(
     private readonly checksum: ContentChecksum,
+    private readonly decompressFrame: FrameDecompressor,
     private readonly budget: number,
   ) {
     this.log = this.newLog()
   }
 
-  /** Loads the zstd checksum (WebAssembly) once, then gives an empty session. */
+  /**
+   * Loads the zstd checksum (WebAssembly) once, then gives an empty session. libzstd is not waited for: it loads
+   * at a zstd log's first frame, and frames decoded before it is ready go through fzstd (frameDecompressorNow).
+   */
   static async create(options: LensSessionOptions = {}): Promise<LensSession> {
-    return new LensSession(await loadContentChecksum(), options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
+    const checksum = await loadContentChecksum()
+    return new LensSession(checksum, frameDecompressorNow(), options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
   }
 
   private newLog(): LensLog {
-    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget })
+    return new LensLog({ checksum: this.checksum, decompressFrame: this.decompressFrame, plainBytesBudget: this.budget })
   }
 
   /** Whether the decoded-bytes budget stopped this load: it takes no more input (a live feed stops appending). */

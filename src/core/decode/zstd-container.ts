@@ -23,12 +23,13 @@ export function hasZstdMagic(bytes: Uint8Array): boolean {
 export type ContentChecksum = (plaintext: Uint8Array) => number
 
 /**
- * Decompresses one complete frame (`index` counts frames from 0, `offset` is its first input byte): fzstd's
- * `decompress` by default. A host may hand in one that returns plaintext decoded ahead elsewhere (the CLI decodes
- * frames on a worker thread while this thread parses); it must return exactly what `decompress(frame)` returns,
- * or throw what it throws.
+ * Decompresses one complete frame (`index` counts frames from 0, `offset` is its first input byte, `declared` its
+ * Frame_Content_Size or -1): fzstd's `decompress` by default. A host may hand in a faster one (libzstd in
+ * WebAssembly, zstd-wasm.ts) or one that returns plaintext decoded ahead elsewhere (the CLI decodes frames on a
+ * worker thread while this thread parses); it must return exactly what `decompress(frame)` returns, or throw what
+ * it throws.
  */
-export type FrameDecompressor = (frame: Uint8Array, index: number, offset: number) => Uint8Array
+export type FrameDecompressor = (frame: Uint8Array, index: number, offset: number, declared?: number) => Uint8Array
 
 export interface ZstdFrameSink {
   /** A complete, verified frame's plaintext. `index` counts frames from 0. */
@@ -268,7 +269,7 @@ export class ZstdContainer {
           ? prefix.plaintext
           : this.decompressFrame === undefined
             ? decompress(frame)
-            : this.decompressFrame(frame, index, offset)
+            : this.decompressFrame(frame, index, offset, declared)
     } catch (error) {
       this.corrupt(offset, error instanceof Error ? error.message : String(error))
       return
