@@ -60,9 +60,7 @@ async function exerciseApp(page: Page): Promise<void> {
   await expect(page.getByTestId('search-results').locator('[data-seq]').first()).toBeVisible()
   await page.keyboard.press('Escape')
   // zstd: frames decoded by libzstd and checked against XXH64 from xxhash-wasm in the worker (both WebAssembly
-  // compiled from embedded bytes; libzstd's module is a lazy chunk, loaded at the first frame, without a data: URL).
-  const requested: string[] = []
-  page.on('request', (request) => requested.push(request.url()))
+  // compiled from embedded bytes; libzstd's without the data: URL its package would fetch, which CSP refuses).
   const warnings: string[] = []
   page.on('console', (m) => void (m.text().includes(LIBZSTD_UNAVAILABLE) && warnings.push(m.text())))
   const zstd = fixtureBytes('zstd/acp--agent-instructions--session.jsonl.zstd')
@@ -71,7 +69,6 @@ async function exerciseApp(page: Page): Promise<void> {
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', String(zlog.length - 1))
   await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'ready')
   await expect(page.getByTestId('diagnostics')).not.toContainText(/checksum/i)
-  await expect.poll(() => requested.filter((url) => /\/assets\/zstddec-[\w-]+\.js$/.test(url)).length).toBe(1)
   expect(warnings).toEqual([])
 }
 

@@ -1,14 +1,14 @@
 /** The two baselines LensLog is measured against: the JSON.parse floor and the harness's own read + fold. */
 
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import { loadFloorFrameDecoder, parseLines, plaintextPieces, type Encoding } from './floor-parse.ts'
+import { floorFrameDecoder, parseLines, plaintextPieces, type Encoding } from './floor-parse.ts'
 
 export type { Encoding }
 
 type HarnessEvents = Parameters<typeof foldSurface>[0]
 
 const decoder = new TextDecoder()
-const decodeFrame = await loadFloorFrameDecoder()
+const decodeFrame = floorFrameDecoder()
 
 /** The floor: decode + JSON.parse of every line, nothing else. Returns the parsed records (header first). */
 export function floorParse(bytes: Uint8Array, encoding: Encoding): unknown[] {

@@ -5,7 +5,7 @@
  */
 
 import { decompress } from 'fzstd'
-import { loadZstdDecoder } from '../core/decode/zstd-wasm.ts'
+import { zstdDecoder } from '../core/decode/zstd-wasm.ts'
 import { zstdFrameRanges } from './frame-walker.ts'
 
 export type Encoding = 'jsonl' | 'zstd'
@@ -14,8 +14,8 @@ export type Encoding = 'jsonl' | 'zstd'
 export type FloorFrameDecoder = (frame: Uint8Array) => Uint8Array
 
 /** libzstd per frame (zstddec finds each frame's size itself); fzstd where WebAssembly is unavailable. */
-export async function loadFloorFrameDecoder(): Promise<FloorFrameDecoder> {
-  const decoder = await loadZstdDecoder()
+export function floorFrameDecoder(): FloorFrameDecoder {
+  const decoder = zstdDecoder()
   return decoder === null ? (frame) => decompress(frame) : (frame) => decoder.decode(frame)
 }
 

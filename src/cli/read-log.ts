@@ -1,8 +1,7 @@
 /** Reads a log file (or standard input) into a LensLog in slices: the CLI never holds the file as one string. */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { decompress } from 'fzstd'
-import { LensLog, hasZstdMagic, loadContentChecksum, loadFrameDecompressor, type FrameDecompressor } from '../core/index.ts'
+import { LensLog, hasZstdMagic, libzstdFrameDecompressor, loadContentChecksum } from '../core/index.ts'
 import { HeapGuard, type HeapGuardOptions } from './heap-guard.ts'
 import { UnreadableLogError } from './read-log-error.ts'
 
@@ -16,29 +15,25 @@ export async function readLog(
   path: string,
   options: { upgradeLegacy?: boolean; heap?: HeapGuardOptions } = {},
 ): Promise<LensLog> {
-  // libzstd (WebAssembly, zstd-wasm.ts) decodes zstd frames. It is compiled only once the first bytes show zstd,
-  // so a plain log's start-up never pays for it; input whose first chunk is too short to tell gets fzstd (the
-  // same plaintext, slower).
-  let decompressFrame: FrameDecompressor = (frame) => decompress(frame)
   const log = new LensLog({
     checksum: await loadContentChecksum(),
     upgradeLegacy: options.upgradeLegacy ?? true,
-    decompressFrame: (frame, index, offset, declared) => decompressFrame(frame, index, offset, declared),
+    // libzstd in WebAssembly, compiled at the first zstd frame (a plain log's start-up never pays for it).
+    decompressFrame: libzstdFrameDecompressor(),
   })
   const guard = new HeapGuard(path === '-' ? 'standard input' : path, options.heap)
   let size: number | null = null
   let read = 0
-  const push = async (bytes: Uint8Array): Promise<void> => {
-    if (read === 0 && hasZstdMagic(bytes)) decompressFrame = await loadFrameDecompressor()
+  const push = (bytes: Uint8Array): void => {
     // A plain file's size says at once whether it fits (before its first slice is folded); then the heap is watched.
-    else if (read === 0 && size !== null) guard.checkPlainSize(size)
+    if (read === 0 && size !== null && !hasZstdMagic(bytes)) guard.checkPlainSize(size)
     log.push(bytes)
     read += bytes.length
     guard.checkHeap(read, size, log.progress.plainBytes)
   }
   try {
-    if (path === '-') for await (const chunk of process.stdin) await push(chunk as Uint8Array)
-    else await readFileInSlices(path, push, (n) => (size = n))
+    if (path === '-') for await (const chunk of process.stdin) push(chunk as Uint8Array)
+    else readFileInSlices(path, push, (n) => (size = n))
   } catch (error) {
     if (error instanceof UnreadableLogError) throw error
     const code = (error as NodeJS.ErrnoException).code
@@ -62,14 +57,9 @@ const FILE_SLICE_BYTES = 8 << 20
 /**
  * A regular file is read synchronously in fresh 8 MiB slices (the log may keep views of what it was given, so
  * a buffer is never reused). Nothing else runs in the CLI meanwhile, so blocking costs nothing and saves the
- * idle gaps of a stream (the await between slices only lets a zstd log's decoder compile after the first). Non-regular
- * files (a FIFO, a character device) are read the same way until EOF.
+ * idle gaps of a stream. Non-regular files (a FIFO, a character device) are read the same way until EOF.
  */
-async function readFileInSlices(
-  path: string,
-  push: (bytes: Uint8Array) => Promise<void>,
-  onSize: (bytes: number) => void,
-): Promise<void> {
+function readFileInSlices(path: string, push: (bytes: Uint8Array) => void, onSize: (bytes: number) => void): void {
   const fd = openSync(path, 'r')
   try {
     const stat = fstatSync(fd)
@@ -85,7 +75,7 @@ async function readFileInSlices(
       const n = readSync(fd, slice, 0, want, null)
       if (n === 0) break
       read += n
-      await push(slice.subarray(0, n))
+      push(slice.subarray(0, n))
     }
   } finally {
     closeSync(fd)

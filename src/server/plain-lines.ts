@@ -6,7 +6,13 @@
  * over; only a defect that loses the framing itself (bad magic, reserved bits) stops the reader.
  */
 
-import { LineSplitter, ZstdContainer, frameDecompressorNow, type ContentChecksum, type DiagnosticCode } from '../core/index.ts'
+import {
+  LineSplitter,
+  ZstdContainer,
+  libzstdFrameDecompressor,
+  type ContentChecksum,
+  type DiagnosticCode,
+} from '../core/index.ts'
 
 export interface PlainLine {
   readonly text: string
@@ -91,8 +97,7 @@ export class PlainLineReader {
           },
         },
         checksum,
-        // libzstd once it has compiled (loaded once per process at the first zstd frame), fzstd until then.
-        frameDecompressorNow(),
+        libzstdFrameDecompressor(),
       )
     }
   }

@@ -10,7 +10,7 @@ import {
   DeriveOutcome,
   LensLog,
   loadContentChecksum,
-  frameDecompressorNow,
+  libzstdFrameDecompressor,
   type ContentChecksum,
   type FrameDecompressor,
   type RowList,
@@ -103,12 +103,12 @@ export class LensSession {
   }
 
   /**
-   * Loads the zstd checksum (WebAssembly) once, then gives an empty session. libzstd is not waited for: it loads
-   * at a zstd log's first frame, and frames decoded before it is ready go through fzstd (frameDecompressorNow).
+   * Loads the zstd checksum (WebAssembly) once, then gives an empty session (libzstd compiles at a zstd log's
+   * first frame: libzstdFrameDecompressor).
    */
   static async create(options: LensSessionOptions = {}): Promise<LensSession> {
     const checksum = await loadContentChecksum()
-    return new LensSession(checksum, frameDecompressorNow(), options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
+    return new LensSession(checksum, libzstdFrameDecompressor(), options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
   }
 
   private newLog(): LensLog {

@@ -1,6 +1,8 @@
 /**
  * Complete zstd frames decoded by libzstd compiled to WebAssembly (zstddec): 2-4x faster than fzstd, which was most
- * of a zstd log's load (fzstd 587 ms of a 954 ms fold of the 280k bench log in a browser worker).
+ * of a zstd log's load (fzstd 587 ms of a 954 ms fold of the 280k bench log in a browser worker). The module is
+ * compiled synchronously at the first frame a thread decodes (a few ms): compiled asynchronously, it arrived
+ * ~670 ms into a `?log=` load whose threads were busy, and a tenth of the frames had gone through fzstd by then.
  *
  * fzstd stays the reference for everything but the happy path. libzstd is used only for a frame that declares its
  * content size (the harness's one-shot compressor always does) of at most WASM_FRAME_MAX bytes, and its output is
@@ -11,7 +13,7 @@
  */
 
 import { decompress } from 'fzstd'
-import type { ZSTDDecoder } from 'zstddec'
+import { ZSTDDecoder } from 'zstddec'
 import type { FrameDecompressor } from './zstd-container.ts'
 
 /**
@@ -20,40 +22,84 @@ import type { FrameDecompressor } from './zstd-container.ts'
  */
 export const WASM_FRAME_MAX = 16 * 1024 * 1024
 
-/** The URL scheme zstddec's `init()` fetches its embedded module from. */
+/** The one warning this module writes (tests look for it). */
+export const LIBZSTD_UNAVAILABLE = 'dsh-lens: libzstd (WebAssembly) could not be loaded; zstd frames decode with fzstd'
+
+/** The URL zstddec's `init()` fetches its embedded module from. */
 const WASM_DATA_URL = 'data:application/wasm;base64,'
 
-type Fetch = (input: unknown, init?: unknown) => Promise<{ arrayBuffer(): Promise<ArrayBuffer> }>
+type Fetch = (input: unknown, init?: unknown) => Promise<unknown>
+type Instance = object
+/** What this module needs of the platform (the core is compiled without DOM or Node types). */
 interface Platform {
   fetch?: Fetch
   atob?: (base64: string) => string
   console?: { warn(message: string): void }
+  WebAssembly?: {
+    Module: new (bytes: Uint8Array) => object
+    Instance: new (module: object, imports: object) => Instance
+  }
 }
+const platform = globalThis as unknown as Platform
 
 /**
- * zstddec's `init()` fetches its module from a `data:` URL, which the viewer's Content-Security-Policy refuses
- * (`connect-src 'self'`), and which would be the only `data:` load in the app. For that one synchronous call, a
- * fetch that answers exactly that URL from the string in hand stands in (every other URL goes to the real fetch),
- * so the policy stays as strict and the module is still compiled under `'wasm-unsafe-eval'` only.
+ * zstddec's module, as bytes. zstddec only offers `init()`, which fetches it from a `data:` URL and compiles it
+ * asynchronously; a `data:` fetch would also be refused by the viewer's Content-Security-Policy (`connect-src
+ * 'self'`). For that one synchronous call a fetch that keeps the URL's text and never answers stands in (any other
+ * URL goes to the real fetch), and the text is decoded here.
  */
-function initWithoutDataFetch(decoder: ZSTDDecoder): Promise<void> {
-  const platform = globalThis as unknown as Platform
+function embeddedModule(decoder: ZSTDDecoder): Uint8Array {
   const realFetch = platform.fetch
   const atob = platform.atob
-  if (realFetch === undefined || atob === undefined) return decoder.init()
-  const local: Fetch = (input, init) => {
+  if (realFetch === undefined || atob === undefined) throw new Error('this platform has no fetch or atob')
+  let base64: string | null = null
+  platform.fetch = (input, init) => {
     if (typeof input !== 'string' || !input.startsWith(WASM_DATA_URL)) return realFetch(input, init)
-    const text = atob(input.slice(WASM_DATA_URL.length))
-    const bytes = new Uint8Array(text.length)
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i)
-    return Promise.resolve({ arrayBuffer: () => Promise.resolve(bytes.buffer) })
+    base64 = input.slice(WASM_DATA_URL.length)
+    return new Promise(() => undefined)
   }
-  platform.fetch = local
   try {
-    return decoder.init()
+    void decoder.init()
   } finally {
     platform.fetch = realFetch
   }
+  if (base64 === null) throw new Error('zstddec did not ask for its module')
+  const text = atob(base64)
+  const bytes = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i)
+  return bytes
+}
+
+/**
+ * The module compiled and instantiated synchronously (allowed in workers and Node; this never runs on a page's
+ * main thread), handed to zstddec through `_init`, the step its own `init()` ends with. Its one import is the
+ * memory-growth hook, which must refresh zstddec's view of the memory: `_init` again does exactly that.
+ */
+function instantiate(): ZSTDDecoder {
+  const wasm = platform.WebAssembly
+  if (wasm === undefined) throw new Error('this platform has no WebAssembly')
+  const decoder = new ZSTDDecoder()
+  const module = new wasm.Module(embeddedModule(decoder))
+  let instance: Instance | null = null
+  const imports = { env: { emscripten_notify_memory_growth: () => decoder._init({ module, instance } as never) } }
+  instance = new wasm.Instance(module, imports)
+  decoder._init({ module, instance } as never)
+  return decoder
+}
+
+let loaded: ZSTDDecoder | null | undefined
+
+/** zstddec's decoder for this thread, made at the first call; null where WebAssembly cannot be compiled. */
+export function zstdDecoder(): ZSTDDecoder | null {
+  if (loaded !== undefined) return loaded
+  try {
+    loaded = instantiate()
+  } catch (error) {
+    // Said once, so a policy or platform that stops the compile is seen (the answers are the same without it).
+    platform.console?.warn(`${LIBZSTD_UNAVAILABLE}: ${String(error)}`)
+    loaded = null
+  }
+  return loaded
 }
 
 /** One frame: libzstd when it can answer exactly, else fzstd (see the module comment). */
@@ -67,51 +113,17 @@ export function wasmFrameDecompressor(decoder: ZSTDDecoder): FrameDecompressor {
   }
 }
 
-let loading: Promise<ZSTDDecoder | null> | undefined
-
-/** The one warning this module writes (tests look for it). */
-export const LIBZSTD_UNAVAILABLE = 'dsh-lens: libzstd (WebAssembly) could not be loaded; zstd frames decode with fzstd'
-
 /**
- * zstddec's decoder for this thread, compiled once (the module is embedded: nothing is fetched over the network),
- * or null where WebAssembly cannot be compiled.
+ * The frame decoder hosts hand to LensLog / ZstdContainer: libzstd, compiled at its first frame (a plain JSONL log
+ * never pays for it), or fzstd alone where it cannot be (the same plaintext, slower).
  */
-export function loadZstdDecoder(): Promise<ZSTDDecoder | null> {
-  loading ??= (async () => {
-    try {
-      // Its own chunk in the browser (75 KB, the module embedded as text): not parsed with the worker's script
-      // before the worker can answer anything, and never loaded for a JSONL log.
-      const { ZSTDDecoder } = await import('zstddec')
-      const decoder = new ZSTDDecoder()
-      await initWithoutDataFetch(decoder)
-      return decoder
-    } catch (error) {
-      // Said once, so a policy or platform that stops the compile is seen (the answers are the same without it).
-      ;(globalThis as unknown as Platform).console?.warn(`${LIBZSTD_UNAVAILABLE}: ${String(error)}`)
-      return null
-    }
-  })()
-  return loading
-}
-
-/** The frame decoder for this thread; without WebAssembly, fzstd alone (the same frames, only slower). */
-export async function loadFrameDecompressor(): Promise<FrameDecompressor> {
-  const decoder = await loadZstdDecoder()
-  return decoder === null ? (frame) => decompress(frame) : wasmFrameDecompressor(decoder)
-}
-
-/**
- * A decoder usable at once: fzstd until libzstd has compiled, libzstd from then on (the same plaintext either way).
- * libzstd starts loading at the first frame, so a session is ready without waiting on a compile, and a plain JSONL
- * log never pays for one.
- */
-export function frameDecompressorNow(): FrameDecompressor {
-  let current: FrameDecompressor | null = null
+export function libzstdFrameDecompressor(): FrameDecompressor {
+  let decode: FrameDecompressor | null = null
   return (frame, index, offset, declared) => {
-    if (current === null) {
-      current = (whole) => decompress(whole)
-      void loadFrameDecompressor().then((loaded) => (current = loaded))
+    if (decode === null) {
+      const decoder = zstdDecoder()
+      decode = decoder === null ? (whole) => decompress(whole) : wasmFrameDecompressor(decoder)
     }
-    return current(frame, index, offset, declared)
+    return decode(frame, index, offset, declared)
   }
 }
