@@ -5,9 +5,10 @@
  *
  * Why each directive says what it says (checked in the built app by e2e/content-security-policy.spec.ts):
  * - `script-src 'self' 'wasm-unsafe-eval'`: the bundle and its chunks only; no inline script, no eval, no
- *   `javascript:` URLs. xxhash-wasm (the zstd content checksum) compiles its embedded WebAssembly bytes with
- *   `WebAssembly.instantiate`, which a CSP without `'wasm-unsafe-eval'` refuses; that keyword allows WebAssembly
- *   compilation only, never `eval` or `new Function`.
+ *   `javascript:` URLs. xxhash-wasm (the zstd content checksum) and zstddec (libzstd, zstd-wasm.ts) compile their
+ *   embedded WebAssembly bytes, which a CSP without `'wasm-unsafe-eval'` refuses; that keyword allows WebAssembly
+ *   compilation only, never `eval` or `new Function`. zstddec's loader would fetch its module from a `data:` URL;
+ *   zstd-wasm.ts hands it the bytes instead, so `connect-src` stays free of `data:`.
  * - `worker-src 'self'`: the lens and lineage workers are files of the build (never `blob:`).
  * - `style-src 'self'`: the built CSS file (Tailwind, React Flow, uPlot). No `'unsafe-inline'` is needed: React's
  *   `style` props, TanStack Virtual's positions, React Flow's transforms and uPlot's sizes are all set through the
