@@ -25,7 +25,19 @@ const NO_HTML_SINKS = [
 ]
 
 export default tseslint.config(
-  { ignores: ['dist', 'dist-*', 'node_modules', 'coverage', '.bench', 'test-results', 'playwright-report', 'public'] },
+  {
+    ignores: [
+      'dist',
+      'dist-*',
+      'node_modules',
+      'coverage',
+      '.bench',
+      'test-results',
+      'playwright-report',
+      'public',
+      'src/core/decode/vendor',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,7 +4,7 @@
  * (libzstd in WebAssembly, zstd-wasm.ts), called directly: the floor never pays for the app's checks or fallbacks.
  */
 
-import { decompress } from 'fzstd'
+import { decompress } from '../core/decode/vendor/fzstd.js'
 import { zstdDecoder } from '../core/decode/zstd-wasm.ts'
 import { zstdFrameRanges } from './frame-walker.ts'
 

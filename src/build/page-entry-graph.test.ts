@@ -28,7 +28,6 @@ const WORKER_ONLY = [
   /^core\/index\.ts$/,
   /^pkg:@dagrejs\//,
   /^pkg:xxhash-wasm$/,
-  /^pkg:fzstd$/,
   /^pkg:zstddec$/,
 ]
 

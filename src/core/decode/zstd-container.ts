@@ -7,7 +7,7 @@
  * zlib-based reader does. Bytes may arrive in any slicing.
  */
 
-import { Decompress, decompress } from 'fzstd'
+import { Decompress, decompress } from './vendor/fzstd.js'
 import { decodeFramePrefix } from './zstd-frame-prefix.ts'
 import { ZSTD } from '../model/harness-messages.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'

@@ -4,7 +4,7 @@
  * fill the whole frame, so a small frame of RLE blocks (32,768x) could claim gigabytes before a budget is checked.
  */
 
-import { Decompress } from 'fzstd'
+import { Decompress } from './vendor/fzstd.js'
 
 /**
  * The most a window may take when a frame is decoded in pieces: fzstd's streaming decoder allocates the frame's

@@ -12,7 +12,7 @@
  * texts and plaintext are exactly those of `decompress(frame)`.
  */
 
-import { decompress } from 'fzstd'
+import { decompress } from './vendor/fzstd.js'
 import { ZSTDDecoder } from 'zstddec'
 import type { FrameDecompressor } from './zstd-container.ts'
 

@@ -1,0 +1,85 @@
+/**
+ * The vendored fzstd's one change (vendor/fzstd.js): a damaged frame whose Huffman table description holds FSE
+ * states of 0 bits sent fzstd's weight loop round forever. The frame below is the one the zstd container fuzz
+ * (fuzz.property.test.ts) found: a 1,644-byte batch frame of a generated log with one byte flipped. Decoded on a
+ * worker thread that is terminated after a while, so a regression fails here instead of hanging the suite.
+ */
+
+import { Worker } from 'node:worker_threads'
+import { describe, expect, it } from 'vitest'
+import { LensLog } from '../session/lens-log.ts'
+import { ZSTD_MAGIC } from './zstd-container.ts'
+import { libzstdFrameDecompressor } from './zstd-wasm.ts'
+import { loadContentChecksum } from './xxh64.ts'
+
+const HUNG_FRAME = Buffer.from(
+  'KLUv/QRY/TIAtvysJfD79agigBGsmi1fNYdL2OL22ufvZF9wbQlJHqB+1+2BZ8BnSgOiAKgAnACWOyOLzdcyL0aE7olcsqowK2l+' +
+    'RnJ43tXpRtKqasQSnZYlObIlMSPJcWH2Y1JcOkEasizjKzsiprkyp7XmlDjyNaUJpF4WN1NTqhVHluhU4UvkGV1YtdwZGJEvnZfW' +
+    'iJupenGzM5IjSxNfIrf/T4q0dlaSS+W1k7Wyn7s1rwXIMo98iSyvlLid5njkWU2Xu0X+mJab7yWvldALuxx5WiKXLwETjwIP5zCY' +
+    'uzd3ad5JWVWNaLVyXo+DPCNjCp0kOi2ObLEr7xRQJbZVqo/f6QqRVKnelxENgzleYbhkFQiQwZoDOfBilbt5ZHsxi058iRh3wnPN' +
+    'k3FLsEyJTtwsLzUl5lrmjQ10KhTriCTQayQ6I0lZ8+LIVuVLv3bNdKJglHVNiznm0qlalWh2RP/gNS3Wmke+FKsLdFZqxWcfWaKT' +
+    '+yOFyglphlRJdgSUjJopSkYMVevT3PPX7TXk+nHtuG6cNwcf5O85T3uuPdA75/GmcQgKLCQUqgEICp3gu4cPXTvX755D+P4519B3' +
+    '467xx71zz939O/fenYYzsgDf/d3z7Xw33/D7fbvvf/d/buBz783t4BKgcMaIbDPawYh8JW+8feRmKxTriB76O8/bN4f68XYcav7c' +
+    'mzfUHHLuD727Ab2IHqh5mAQAWeaRu13tHzQZkevOS1JR1Dt/Tzew4bumPafBBht8CGr+IQgf96C798N22N6BDt1xD1371ziHMEPC' +
+    'cGCDED744GsQothlOffc875xznkPvWvee0zVeqelJEfkq15Xg50sFovFskDVehmqVsiZ++5RmJ0XZw4UJSPoT0LVejOeWIonkScS' +
+    'lVVVI55cOLK9dFYY5ZLc3GHlBkeelaTc7DhDBYGhqEG9RSMiIpIkSaYxUQWEEIOUk3APEihRFMmxJAYxCIaAOEWMMYYYEkggI0Mj' +
+    'Qtt0A6PzUeD2NlkHzOFKZvzlcBIv5ib6FoqXCCT6iwgfTQe00fykZoXBpCWUlJjM91n2xL5GhbhRziKXK20fjipCOrep+3z/AWeQ' +
+    'I0l5+Y4OLu0Q+/hueFZlxO8mCGzRjs+o03ZLh0HdvfrWy0iQDGgpsdH7alrvUgG+qIlBo+03/eox3UkGGcn4zWdfaewyrbZfFUsl' +
+    'nIZ29Ct3rzH1leKWlJE0FeSCufrADaPQcuyUu4nBnG4/uuuTBgYKaW6ywSxeXKrfjT6atpDBWbVMyKiOHXxBMPUickryO8QDTEqj' +
+    '1SfMwV4YBRS9AbZoddxPtc3XJYfMOy51VMiA4B4NRyoR6xQUhW4Zo6oi2S1h0ETh0Fh5q8BL/xfY4RX6t3KvF9XV15iYdER+V5NQ' +
+    'imVYcmbxveiODQHNgwdqeiN6b0C6RYay90olG5B8QCla6beI0ppDbX0zrtaVg6C5PKs0aDB3UrCV5J7g5mWrK6+dB7wileEngBNr' +
+    'GL+S4CYrbYZSVhDHzEGZ0SVgrLUFT9P26g3xJYayYKY0gTOdaWjVoUt13vQz8zrWejvrcBBnjp4mprXjAU++yXKdJ7jXhBGKsIsw' +
+    'lMgG0wA4KbM3GVsMe/Ce7U1IRyRNElSB89m8DjtvUKVTEOfDX12N/6H9Pf4er0vnVEycIpPOVzKjLrQEsssAXHQFZGpA07YovJ/G' +
+    'D2vRU1w4O5T34QqxaYlWfaBzvqd7NLVCe8yHAN5bgWr01G/RXjsUlV6PHIrwB6+wcl/g6IHlLOtNs5xGCMDWsnHDlAHbXKF3Dg51' +
+    'GUvxfCD+PQy/LVRu4MOKc3nQx0XwjOnBz6DQzktOzH8e6OMHFj9UAC6pdzd4xoexvSOOkm3jkpH7ayUoAIvlxFGD9hFQLCXhyQgI' +
+    'Jgz7p4Rn3MN62Zl2Qxk6lTHi0p1O8eMrfC0UlytGt7nNc+Y4qqM+RA8iIYb83TwwvFOotAlOXnLUuFPBkKKFOP9OauznC7k1dsym' +
+    'mQwPvkkXF9/kAJhe004INGp9VsTHLobB7MK2DUngRXmqdQg5G8RmsUovlqqYRY67nEd5YYxKl1hjKQr9nmbej4G6+5EO0TrfVV3I' +
+    'a3dKvfm+zK0tqKAF3ICqpG8zyrbImua8J16U6M03s2GSbR76VtdZIdKKSSHek3covyi5HvMC7x67RPzu1Z9Humrxbvqm',
+  'base64',
+)
+const FZSTD = new URL('./vendor/fzstd.js', import.meta.url).href
+
+/** fzstd's verdict on `frame` from a worker thread, or 'hung' when it has not answered in `ms`. */
+function verdictWithin(frame: Uint8Array, ms: number): Promise<string> {
+  const worker = new Worker(
+    `const { workerData, parentPort } = require('node:worker_threads')
+     import(workerData.url).then(({ decompress }) => {
+       try { parentPort.postMessage('decoded ' + decompress(workerData.frame).length) }
+       catch (e) { parentPort.postMessage('threw ' + e.message) }
+     })`,
+    { eval: true, workerData: { url: FZSTD, frame } },
+  )
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve('hung')), ms)
+    worker.once('message', (verdict: string) => {
+      clearTimeout(timer)
+      void worker.terminate()
+      resolve(verdict)
+    })
+  })
+}
+
+describe('a damaged Huffman table that sent fzstd round forever', () => {
+  it('is the frame the fuzz found: a zstd frame without a declared size, so libzstd leaves it to fzstd', () => {
+    expect([...HUNG_FRAME.subarray(0, 4)]).toEqual([...ZSTD_MAGIC])
+    expect(HUNG_FRAME.length).toBe(1644)
+    // Frame_Header_Descriptor 0x04: a checksum, no content size.
+    expect(HUNG_FRAME[4]).toBe(0x04)
+  })
+
+  let verdict = ''
+  it('fzstd refuses it at once with its own error', async () => {
+    verdict = await verdictWithin(HUNG_FRAME, 20_000)
+    expect(verdict).toBe('threw invalid zstd data')
+  })
+
+  it('a log holding it: the frame is reported corrupt (in this thread, only once fzstd is known to answer)', async () => {
+    expect(verdict, 'fzstd did not answer on its worker: reading the frame here would hang').not.toBe('hung')
+    const log = new LensLog({ checksum: await loadContentChecksum(), decompressFrame: libzstdFrameDecompressor() })
+    log.push(HUNG_FRAME)
+    log.finish()
+    expect(log.diagnostics.filter((d) => d.code === 'zstd-frame-corrupt').map((d) => d.message)).toEqual([
+      'corrupt Zstandard session log: frame at byte 0 failed validation: invalid zstd data',
+    ])
+  })
+})
