@@ -24,10 +24,9 @@ export type ContentChecksum = (plaintext: Uint8Array) => number
 
 /**
  * Decompresses one complete frame (`index` counts frames from 0, `offset` is its first input byte, `declared` its
- * Frame_Content_Size or -1): fzstd's `decompress` by default. A host may hand in a faster one (libzstd in
- * WebAssembly, zstd-wasm.ts) or one that returns plaintext decoded ahead elsewhere (the CLI decodes frames on a
- * worker thread while this thread parses); it must return exactly what `decompress(frame)` returns, or throw what
- * it throws.
+ * Frame_Content_Size or -1): fzstd's `decompress` by default. Every host hands in a faster one (libzstd in
+ * WebAssembly, `libzstdFrameDecompressor` in zstd-wasm.ts); any replacement must return exactly what
+ * `decompress(frame)` returns, or throw what it throws.
  */
 export type FrameDecompressor = (frame: Uint8Array, index: number, offset: number, declared?: number) => Uint8Array
 
