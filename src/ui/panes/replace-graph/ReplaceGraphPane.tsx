@@ -1,7 +1,7 @@
 /** React Flow graph of every replace operation up to the cursor; clicking a node moves the cursor there. */
 
 import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
-import { useCallback, useEffect, useMemo, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectLoadState, selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
@@ -9,7 +9,7 @@ import { EMPTY_LAYOUT } from '../../../worker/replace-layout.ts'
 import { loadedPart, usesLargeGraph } from './graph-view.ts'
 import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
-import { graphBounds, toFlowElements, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
+import { flowElementsBuilder, graphBounds, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
@@ -26,14 +26,16 @@ export function ReplaceGraphPane() {
   const loadState = useLensStore(selectLoadState)
   const count = snapshot?.replacementCount ?? 0
   // Built once per layout the worker sends; a cursor move only picks a prefix, so node objects keep their
-  // identity and React Flow mounts or unmounts just the nodes that crossed the cursor.
+  // identity and React Flow mounts or unmounts just the nodes that crossed the cursor. The builder also keeps each
+  // unchanged node of the previous layout, so a new summary re-measures only the nodes it moved or added.
+  const [toFlowElements] = useState(flowElementsBuilder)
   // A boolean selector: progress changes ten times a second while loading, the view only once.
   const large = useLensStore((s) => usesLargeGraph(s.loadState, s.summary?.replacements.length ?? 0, loadedPart(s.progress)))
   // The large graph builds React Flow nodes only for the boxes in view (LargeReplaceGraph): building all 5,000 on
   // every interim summary was O(replacements) main-thread work per summary while the log opened.
   const all = useMemo(
     () => (large ? NO_ELEMENTS : toFlowElements(summary?.replacements ?? [], summary?.replaceLayout ?? EMPTY_LAYOUT)),
-    [large, summary?.replacements, summary?.replaceLayout],
+    [large, summary?.replacements, summary?.replaceLayout, toFlowElements],
   )
   // One node per replacement there (leaves are collapsed above LEAVES_COLLAPSE_ABOVE): the first k own k nodes.
   const laidOut = large ? Math.min(summary?.replacements.length ?? 0, summary?.replaceLayout.count ?? 0) : 0

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
 import { LEAF_NODES_MAX, layoutReplacements } from '../../../worker/replace-layout.ts'
-import { replaceNodeId, toFlowElements } from './to-flow-elements.ts'
+import { flowElementsBuilder, replaceNodeId, toFlowElements } from './to-flow-elements.ts'
 
 const replacement = (
   seq: number,
@@ -35,5 +35,31 @@ describe('toFlowElements', () => {
     // The worker's layout put the outer replacement above the one it swallowed.
     const y = (id: string) => nodes.find((n) => n.id === id)?.position.y ?? NaN
     expect(y(replaceNodeId(30))).toBeLessThan(y(replaceNodeId(20)))
+  })
+
+  it('keeps every node and edge a new summary leaves in place, so React Flow does not measure them again', () => {
+    const first = [replacement(20, [1, 2]), replacement(30, [20, 25], [true, false])]
+    const build = flowElementsBuilder()
+    const before = build(first, layoutReplacements(first))
+    // The next summary: the same replacement objects (summary-delta.ts keeps them) in a new array and a new layout.
+    const again = build([...first], layoutReplacements([...first]))
+    expect(before.nodes.map((n) => n.id)).toEqual([replaceNodeId(20), 'l20-1', 'l20-2', replaceNodeId(30), 'l30-25'])
+    expect(again.nodes).toHaveLength(before.nodes.length)
+    again.nodes.forEach((node, i) => expect(node).toBe(before.nodes[i]))
+    again.edges.forEach((edge, i) => expect(edge).toBe(before.edges[i]))
+    // A replacement the worker sent again as a new object is a new node (its data may differ)...
+    const changed = [first[0] as ReplacementInfo, { ...(first[1] as ReplacementInfo) }]
+    const after = build(changed, layoutReplacements(changed))
+    expect(after.nodes.find((n) => n.id === replaceNodeId(30))).not.toBe(again.nodes.find((n) => n.id === replaceNodeId(30)))
+    expect(after.nodes.find((n) => n.id === replaceNodeId(20))).toBe(again.nodes.find((n) => n.id === replaceNodeId(20)))
+    // ...and so is one the layout moved, or a leaf whose seqs changed.
+    const moved = layoutReplacements(changed)
+    const x = Float64Array.from(moved.x, (v, k) => (k === 0 ? v + 1 : v))
+    const leaves = moved.leaves.map((l) => (l.id === 'l30-25' ? { ...l, seqs: [25, 26] } : l))
+    const shifted = build(changed, { ...moved, x, leaves })
+    expect(shifted.nodes.find((n) => n.id === replaceNodeId(20))).not.toBe(after.nodes.find((n) => n.id === replaceNodeId(20)))
+    expect(shifted.nodes.find((n) => n.id === replaceNodeId(20))?.position.x).toBe(x[0])
+    expect(shifted.nodes.find((n) => n.id === 'l30-25')).not.toBe(after.nodes.find((n) => n.id === 'l30-25'))
+    expect(shifted.nodes.find((n) => n.id === 'l20-1')).toBe(after.nodes.find((n) => n.id === 'l20-1'))
   })
 })
