@@ -4,7 +4,6 @@ import {
   countAtMost,
   expandPackedMember,
   LensLog,
-  libzstdFrameDecompressor,
   packedRowSize,
   SurfaceFold,
   type ContentChecksum,
@@ -14,11 +13,8 @@ import {
 /** Bytes arrive in file-stream sized slices, as the worker reads a File. */
 export const SLICE = 1 << 20
 
-/** zstd frames as the app and the CLI decode them (libzstd, fzstd for what it does not decode exactly). */
-const decompressFrame = libzstdFrameDecompressor()
-
 export function lensLoad(bytes: Uint8Array, checksum: ContentChecksum, finish = true): LensLog {
-  const log = new LensLog({ checksum, decompressFrame })
+  const log = new LensLog({ checksum })
   for (let at = 0; at < bytes.length; at += SLICE) log.push(bytes.subarray(at, at + SLICE))
   if (finish) log.finish()
   return log

@@ -1,7 +1,7 @@
 /** Reads a log file (or standard input) into a LensLog in slices: the CLI never holds the file as one string. */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { LensLog, hasZstdMagic, libzstdFrameDecompressor, loadContentChecksum } from '../core/index.ts'
+import { LensLog, hasZstdMagic, loadContentChecksum } from '../core/index.ts'
 import { HeapGuard, type HeapGuardOptions } from './heap-guard.ts'
 import { UnreadableLogError } from './read-log-error.ts'
 
@@ -18,8 +18,6 @@ export async function readLog(
   const log = new LensLog({
     checksum: await loadContentChecksum(),
     upgradeLegacy: options.upgradeLegacy ?? true,
-    // libzstd in WebAssembly, compiled at the first zstd frame (a plain log's start-up never pays for it).
-    decompressFrame: libzstdFrameDecompressor(),
   })
   const guard = new HeapGuard(path === '-' ? 'standard input' : path, options.heap)
   let size: number | null = null

@@ -6,13 +6,7 @@
  * over; only a defect that loses the framing itself (bad magic, reserved bits) stops the reader.
  */
 
-import {
-  LineSplitter,
-  ZstdContainer,
-  libzstdFrameDecompressor,
-  type ContentChecksum,
-  type DiagnosticCode,
-} from '../core/index.ts'
+import { LineSplitter, ZstdContainer, type ContentChecksum, type DiagnosticCode } from '../core/index.ts'
 
 export interface PlainLine {
   readonly text: string
@@ -97,7 +91,6 @@ export class PlainLineReader {
           },
         },
         checksum,
-        libzstdFrameDecompressor(),
       )
     }
   }

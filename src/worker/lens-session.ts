@@ -6,15 +6,7 @@
  * re-implements fold semantics. Events are addressed by index (= seq for a valid log).
  */
 
-import {
-  DeriveOutcome,
-  LensLog,
-  loadContentChecksum,
-  libzstdFrameDecompressor,
-  type ContentChecksum,
-  type FrameDecompressor,
-  type RowList,
-} from '../core/index.ts'
+import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
 import { DetailTexts, type DetailTextChunk, type DetailTextField } from './detail-text.ts'
 import { KIND_NAMES, summarizeEvent } from './event-summary.ts'
@@ -96,7 +88,6 @@ export class LensSession {
 
   private constructor(
     private readonly checksum: ContentChecksum,
-    private readonly decompressFrame: FrameDecompressor,
     private readonly budget: number,
   ) {
     this.log = this.newLog()
@@ -104,15 +95,15 @@ export class LensSession {
 
   /**
    * Loads the zstd checksum (WebAssembly) once, then gives an empty session (libzstd compiles at a zstd log's
-   * first frame: libzstdFrameDecompressor).
+   * first frame: zstd-wasm.ts).
    */
   static async create(options: LensSessionOptions = {}): Promise<LensSession> {
     const checksum = await loadContentChecksum()
-    return new LensSession(checksum, libzstdFrameDecompressor(), options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
+    return new LensSession(checksum, options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
   }
 
   private newLog(): LensLog {
-    return new LensLog({ checksum: this.checksum, decompressFrame: this.decompressFrame, plainBytesBudget: this.budget })
+    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget })
   }
 
   /** Whether the decoded-bytes budget stopped this load: it takes no more input (a live feed stops appending). */

@@ -69,7 +69,7 @@ export interface DecoderOptions {
   readonly checksum?: ContentChecksum
   /** Longest line read (bytes); longer lines are a `line-too-long` defect. Default MAX_LINE_BYTES; tests lower it. */
   readonly maxLineBytes?: number
-  /** Decodes each complete zstd frame (default fzstd on this thread); see FrameDecompressor. */
+  /** Decodes each complete zstd frame (default libzstd, fzstd where it cannot answer exactly); see FrameDecompressor. */
   readonly decompressFrame?: FrameDecompressor
   /**
    * Most plaintext bytes read (default: no limit). Past it the read stops at the last line boundary within it,

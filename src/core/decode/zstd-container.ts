@@ -3,12 +3,14 @@
  * frames, concatenated. Frame 1 holds the header line, every later frame one
  * durable append batch. Frames are found by walking their headers and block
  * headers (no decompression needed to find a boundary), decoded one at a time
- * with fzstd, and checked against their content checksum as the harness's
- * zlib-based reader does. Bytes may arrive in any slicing.
+ * (libzstd in WebAssembly where it answers exactly, else fzstd: zstd-wasm.ts),
+ * and checked against their content checksum as the harness's zlib-based
+ * reader does. Bytes may arrive in any slicing.
  */
 
-import { Decompress, decompress } from './vendor/fzstd.js'
+import { Decompress } from './vendor/fzstd.js'
 import { decodeFramePrefix, frameWindowBytes } from './zstd-frame-prefix.ts'
+import { libzstdFrameDecompressor } from './zstd-wasm.ts'
 import { ZSTD } from '../model/harness-messages.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
 
@@ -24,9 +26,9 @@ export type ContentChecksum = (plaintext: Uint8Array) => number
 
 /**
  * Decompresses one complete frame (`index` counts frames from 0, `offset` is its first input byte, `declared` its
- * Frame_Content_Size or -1): fzstd's `decompress` by default. Every host hands in a faster one (libzstd in
- * WebAssembly, `libzstdFrameDecompressor` in zstd-wasm.ts); any replacement must return exactly what
- * `decompress(frame)` returns, or throw what it throws.
+ * Frame_Content_Size or -1). The default is `libzstdFrameDecompressor()` (zstd-wasm.ts); tests hand in
+ * `fzstdFrameDecompressor` to compare against fzstd alone. Any decompressor must return exactly what fzstd's
+ * `decompress(frame)` returns, or throw what it throws: a corrupt frame's message is fzstd's words.
  */
 export type FrameDecompressor = (frame: Uint8Array, index: number, offset: number, declared?: number) => Uint8Array
 
@@ -126,7 +128,7 @@ export class ZstdContainer {
   constructor(
     private readonly sink: ZstdFrameSink,
     private readonly checksum: ContentChecksum | undefined,
-    private readonly decompressFrame?: FrameDecompressor,
+    private readonly decompressFrame: FrameDecompressor = libzstdFrameDecompressor(),
     /** Plaintext bytes the reader still takes (its decoded-bytes budget); a frame that may hold more is decoded
      * only that far (zstd-frame-prefix.ts), so a small frame cannot expand past the budget in memory. */
     private readonly room?: () => number,
@@ -270,12 +272,7 @@ export class ZstdContainer {
         this.sink.budgetFrame?.(prefix.plaintext, index, offset)
         return
       }
-      plaintext =
-        prefix !== null
-          ? prefix.plaintext
-          : this.decompressFrame === undefined
-            ? decompress(frame)
-            : this.decompressFrame(frame, index, offset, declared)
+      plaintext = prefix !== null ? prefix.plaintext : this.decompressFrame(frame, index, offset, declared)
     } catch (error) {
       this.corrupt(offset, error instanceof Error ? error.message : String(error))
       return

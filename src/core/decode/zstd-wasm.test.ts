@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { decompress } from './vendor/fzstd.js'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { zstdFrameRanges } from '../../bench/frame-walker.ts'
 import { writeZstdFrames } from '../../bench/zstd-writer.ts'
 import { mutateBytes, strictResults } from '../../test-support/fuzz-kit.ts'
@@ -22,7 +22,7 @@ import { batchText, headerLine, presetOptions, streamSession } from '../generate
 import { LensLog } from '../session/lens-log.ts'
 import { loadContentChecksum } from './xxh64.ts'
 import { ZstdContainer, type FrameDecompressor } from './zstd-container.ts'
-import { libzstdFrameDecompressor, WASM_FRAME_MAX, zstdDecoder } from './zstd-wasm.ts'
+import { fzstdFrameDecompressor, libzstdFrameDecompressor, WASM_FRAME_MAX, zstdDecoder } from './zstd-wasm.ts'
 
 const checksum = await loadContentChecksum()
 const wasm = libzstdFrameDecompressor()
@@ -44,7 +44,8 @@ function generatedLog(): Uint8Array {
 const clean = generatedLog()
 const frames = zstdFrameRanges(clean)
 
-/** Everything a reader of the log sees: events, every diagnostic, the harness's strict answers. */
+/** Everything a reader of the log sees: events, every diagnostic, the harness's strict answers. Without a
+ * decompressor, LensLog's own default: libzstd, as every host reads. */
 function answers(bytes: Uint8Array, decompressFrame?: FrameDecompressor, slice = 1 << 16) {
   const log = new LensLog({ checksum, ...(decompressFrame === undefined ? {} : { decompressFrame }) })
   for (let i = 0; i < bytes.length; i += slice) log.push(bytes.subarray(i, i + slice))
@@ -58,7 +59,7 @@ function answers(bytes: Uint8Array, decompressFrame?: FrameDecompressor, slice =
 }
 
 function expectSameAnswers(bytes: Uint8Array, slice?: number): void {
-  expect(answers(bytes, wasm, slice)).toEqual(answers(bytes, undefined, slice))
+  expect(answers(bytes, undefined, slice)).toEqual(answers(bytes, fzstdFrameDecompressor, slice))
 }
 
 /** Each complete frame with the declared size the container read for it. */
@@ -99,6 +100,16 @@ describe('zstd frames through libzstd (WebAssembly)', () => {
     }
   })
 
+  it('is what a LensLog decodes with when no decompressor is given (every host: the worker, the CLI, lens serve)', () => {
+    const decode = vi.spyOn(decoder as NonNullable<typeof decoder>, 'decode')
+    try {
+      answers(clean)
+      expect(decode).toHaveBeenCalledTimes(frames.length)
+    } finally {
+      decode.mockRestore()
+    }
+  })
+
   it('reads a clean log exactly as fzstd does, in any slicing', () => {
     for (const slice of [1 << 16, 997, 8 << 20]) expectSameAnswers(clean, slice)
   })
@@ -113,8 +124,8 @@ describe('zstd frames through libzstd (WebAssembly)', () => {
     const [lastStart, lastEnd] = frames.at(-1) as [number, number]
     const torn = clean.slice(0, lastStart + Math.floor((lastEnd - lastStart) / 2))
     for (const damaged of [payload, badChecksum, withDeclaredSizePlusOne(clean, start), torn]) {
-      const ours = answers(damaged, wasm)
-      expect(ours).toEqual(answers(damaged, undefined))
+      const ours = answers(damaged)
+      expect(ours).toEqual(answers(damaged, fzstdFrameDecompressor))
       expect(ours.diagnostics.some((d) => d.code.startsWith('zstd-'))).toBe(true)
     }
   })

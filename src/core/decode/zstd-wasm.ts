@@ -113,16 +113,19 @@ export function wasmFrameDecompressor(decoder: ZSTDDecoder): FrameDecompressor {
   }
 }
 
+/** fzstd alone: what every other decompressor must equal (the tests' reference; the hang guard's test). */
+export const fzstdFrameDecompressor: FrameDecompressor = (frame) => decompress(frame)
+
 /**
- * The frame decoder hosts hand to LensLog / ZstdContainer: libzstd, compiled at its first frame (a plain JSONL log
- * never pays for it), or fzstd alone where it cannot be (the same plaintext, slower).
+ * ZstdContainer's frame decoder unless told otherwise: libzstd, compiled at the thread's first zstd frame (a plain
+ * JSONL log never pays for it), or fzstd alone where it cannot be (the same plaintext, slower).
  */
 export function libzstdFrameDecompressor(): FrameDecompressor {
   let decode: FrameDecompressor | null = null
   return (frame, index, offset, declared) => {
     if (decode === null) {
       const decoder = zstdDecoder()
-      decode = decoder === null ? (whole) => decompress(whole) : wasmFrameDecompressor(decoder)
+      decode = decoder === null ? fzstdFrameDecompressor : wasmFrameDecompressor(decoder)
     }
     return decode(frame, index, offset, declared)
   }

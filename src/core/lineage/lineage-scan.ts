@@ -7,7 +7,6 @@
 import { SessionDecoder } from '../decode/session-decoder.ts'
 import { expandPackedMember } from '../decode/packed-rows.ts'
 import type { ContentChecksum } from '../decode/zstd-container.ts'
-import { libzstdFrameDecompressor } from '../decode/zstd-wasm.ts'
 import type { SessionHeader } from '../model/log-event.ts'
 import { LineageFactCollector, type LineageFacts } from './lineage-facts.ts'
 
@@ -49,8 +48,7 @@ export class LineageScanner {
           if (d.line === 1 && this.headerError === null && d.severity === 'error') this.headerError = d.message
         },
       },
-      // A folder of zstd logs is decoded whole, every one: libzstd, compiled once per thread at the first frame.
-      { ...(checksum === undefined ? {} : { checksum }), decompressFrame: libzstdFrameDecompressor() },
+      checksum === undefined ? {} : { checksum },
     )
   }
 

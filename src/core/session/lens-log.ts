@@ -32,7 +32,7 @@ export interface LensLogOptions {
   readonly upgradeLegacy?: boolean
   /** Longest line read, in bytes (default: the decoder's MAX_LINE_BYTES); tests lower it. */
   readonly maxLineBytes?: number
-  /** Decodes each complete zstd frame (default fzstd on this thread); the CLI decodes them ahead on a worker thread. */
+  /** Decodes each complete zstd frame (default libzstd, fzstd where it cannot answer exactly); tests hand in fzstd. */
   readonly decompressFrame?: FrameDecompressor
   /** Most decoded (plain-text) bytes read; past it the log keeps the whole lines before and reads no more, with a
    * `size-budget` warning at the last event kept (`budgetCut`). Default: no limit (the CLI); the viewer sets one. */
