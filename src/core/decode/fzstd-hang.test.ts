@@ -1,8 +1,10 @@
 /**
- * The vendored fzstd's one change (vendor/fzstd.js): a damaged frame whose Huffman table description holds FSE
- * states of 0 bits sent fzstd's weight loop round forever. The frame below is the one the zstd container fuzz
- * (fuzz.property.test.ts) found: a 1,644-byte batch frame of a generated log with one byte flipped. Decoded on a
- * worker thread that is terminated after a while, so a regression fails here instead of hanging the suite.
+ * The vendored fzstd's two guards (vendor/fzstd.js), each on the damaged frame that found it, decoded on a worker
+ * thread that is terminated after a while, so a regression fails here instead of hanging the suite:
+ * - a Huffman table description holding FSE states of 0 bits sent fzstd's weight loop round forever (a 1,644-byte
+ *   batch frame of a generated log with one byte flipped, found by the zstd container fuzz, fuzz.property.test.ts);
+ * - sequences that do not fit their block were copied for their full lengths past the block's buffer (a 371-byte
+ *   frame with a few bytes flipped, 1.6 s; found by a fuzz of the vendored file).
  */
 
 import { Worker } from 'node:worker_threads'
@@ -34,6 +36,15 @@ const HUNG_FRAME = Buffer.from(
     'Jgz7p4Rn3MN62Zl2Qxk6lTHi0p1O8eMrfC0UlytGt7nNc+Y4qqM+RA8iIYb83TwwvFOotAlOXnLUuFPBkKKFOP9OauznC7k1dsym' +
     'mQwPvkkXF9/kAJhe004INGp9VsTHLobB7MK2DUngRXmqdQg5G8RmsUovlqqYRY67nEd5YYxKl1hjKQr9nmbej4G6+5EO0TrfVV3I' +
     'a3dKvfm+zK0tqKAF3ICqpG8zyrbImua8J16U6M03s2GSbR76VtdZIdKKSSHek3covyi5HvMC7x67RPzu1Z9Humrxbvqm',
+  'base64',
+)
+/** Declares 688 bytes and a checksum; its damaged sequences ask for lengths far past its 688-byte block. */
+const SEQUENCES_PAST_BLOCK = Buffer.from(
+  'KLUv/WSwAS0LAIZSOSJAidYBO34NJVukWsAOI9wgVtIuw+wNfEM0Ixv+gilqHWMCMAAtADAAqyh9cr4mKOVnposWxEKBEEKLgumm' +
+    'vS5iWZJSVNCuqx55k2AdIK896NxSlXZEeE0ILXtx9IiEB6x/dXTaoKvv7AzKUOrv9Os20qJFu1A2baIwlL5Sp9lruklp7HcNcCmb' +
+    'kk2kRShtWibZlBLm0YBNkt8PkQWdQ1ESiVmSUoB//N7cufA8DX0Jo9P9Btz0hedpvOl4/mIHg6sZY2wAt5aQ19xb09c1LB/MwYeL' +
+    'LQV0vel2+DP+hIZ2D7ZfHJveIFAic0zuszHgj1OEzyWfxgZL02u0UK7rYbZRsB4MLIIZR+Ay3DvAmVYNF12kWKzEiuh2kwVQTbEA' +
+    'WUCLS6XLzlxmEzfBCU7hUVugckYsbJzH3QeGn8GBLH4MeH+A0BbEzNAcEB9VzAAvMr5408EwmEk8MKTP0D8NTQiEHhgEuuE=',
   'base64',
 )
 const FZSTD = new URL('./vendor/fzstd.js', import.meta.url).href
@@ -77,6 +88,22 @@ describe('a damaged Huffman table that sent fzstd round forever', () => {
     // The default decoder: libzstd, which leaves this frame (no declared size) to fzstd.
     const log = new LensLog({ checksum: await loadContentChecksum() })
     log.push(HUNG_FRAME)
+    log.finish()
+    expect(log.diagnostics.filter((d) => d.code === 'zstd-frame-corrupt').map((d) => d.message)).toEqual([
+      'corrupt Zstandard session log: frame at byte 0 failed validation: invalid zstd data',
+    ])
+  })
+})
+
+describe('a damaged block whose sequences do not fit it', () => {
+  it('fzstd refuses it with its own error instead of copying past the block (it returned 688 bytes after 1.6 s)', async () => {
+    expect([...SEQUENCES_PAST_BLOCK.subarray(0, 4)]).toEqual([...ZSTD_MAGIC])
+    expect(await verdictWithin(SEQUENCES_PAST_BLOCK, 20_000)).toBe('threw invalid zstd data')
+  })
+
+  it('a log holding it reports the frame corrupt with that error (libzstd refuses it, and fzstd has the last word)', async () => {
+    const log = new LensLog({ checksum: await loadContentChecksum() })
+    log.push(SEQUENCES_PAST_BLOCK)
     log.finish()
     expect(log.diagnostics.filter((d) => d.code === 'zstd-frame-corrupt').map((d) => d.message)).toEqual([
       'corrupt Zstandard session log: frame at byte 0 failed validation: invalid zstd data',

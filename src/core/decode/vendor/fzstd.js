@@ -1,12 +1,16 @@
 /*
  * fzstd 0.1.1 (https://github.com/101arrowz/fzstd), MIT License, Copyright (c) 2020 Arjun Barrett: the package's
- * esm/index.mjs, vendored unchanged but for one guard, marked "dsh-lens" below.
+ * esm/index.mjs, vendored unchanged but for two guards, marked "dsh-lens" below. 0.1.1 is the newest release.
  *
- * Why vendored: on a corrupt Huffman table description (an FSE state whose bit counts are both 0), rhu()'s weight
- * loop never ends: `decompress` of a 1,644-byte damaged frame ran for minutes (found by src/core/decode/
- * fuzz.property.test.ts, which then hung CI). A log is untrusted input, and a viewer must not hang on it: the
- * guard stops the loop once more weights were read than a table can hold (255), with the error fzstd already
- * throws for that case after the loop. 0.1.1 is the newest release.
+ * Why vendored: a log is untrusted input, and a viewer must not hang on it.
+ * - On a corrupt Huffman table description (an FSE state whose bit counts are both 0), rhu()'s weight loop never
+ *   ends: `decompress` of a 1,644-byte damaged frame ran for minutes (found by src/core/decode/
+ *   fuzz.property.test.ts, which then hung CI). The guard stops the loop once more weights were read than a table
+ *   can hold (255), with the error fzstd already throws for that case after the loop.
+ * - A damaged block's sequences were copied for their full decoded lengths, past the block's buffer (a typed array
+ *   ignores those writes): a 371-byte frame took 1.6 s (found by a fuzz of this file). The guard refuses a
+ *   sequence that does not fit the block, which no valid block holds, with fzstd's 'invalid zstd data'.
+ * Both only change what a corrupt frame reports (the harness reads with Node's zlib, whose texts differ anyway).
  */
 // Some numerical data is initialized as -1 even when it doesn't need initialization to help the JIT infer types
 // aliases for shorter compressed code (most minifers don't do this)
@@ -532,6 +536,12 @@ var rzb = function (dat, st, out) {
                 var ml = mlbl[mlc] + (((dat[cbt] | (dat[cbt + 1] << 8) | (dat[cbt + 2] << 16)) >> (spos & 7)) & ((1 << mlb[mlc]) - 1));
                 cbt = (spos -= llb[llc]) >> 3;
                 var ll = llbl[llc] + (((dat[cbt] | (dat[cbt + 1] << 8) | (dat[cbt + 2] << 16)) >> (spos & 7)) & ((1 << llb[llc]) - 1));
+                // dsh-lens: a sequence must fit the block (valid data always does: its literals never pass the end of
+                // buf, and its output never reaches the literals not yet copied). Unchecked, a damaged block's copy
+                // loops below ran their full lengths writing past buf (ignored by the typed array), up to ~98k
+                // sequences of ~131k bytes each: a 371-byte frame took 1.6 s, a crafted one far longer.
+                if (spl + ll > buf.length || oubt + ll + ml > spl + ll)
+                    err(0);
                 cbt = (spos -= lbtr) >> 3;
                 lst = llt.t[lst] + (((dat[cbt] | (dat[cbt + 1] << 8)) >> (spos & 7)) & ((1 << lbtr) - 1));
                 cbt = (spos -= mbtr) >> 3;
