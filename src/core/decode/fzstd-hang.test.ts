@@ -47,17 +47,42 @@ const SEQUENCES_PAST_BLOCK = Buffer.from(
     'WUCLS6XLzlxmEzfBCU7hUVugckYsbJzH3QeGn8GBLH4MeH+A0BbEzNAcEB9VzAAvMr5408EwmEk8MKTP0D8NTQiEHhgEuuE=',
   'base64',
 )
+/** Its damaged sequences read states past their tables' ends: NaN lengths, which no comparison refused. */
+const SEQUENCES_OF_NAN = Buffer.from(
+  'KLUv/WRcAC0HADKOKyJAiTgHOMVUEpb/u9ZahfwGgSuKYmm+IuhLjzAC03NsXWMCAAsLCw/4+hgH6kanJUCwiR6F5Ntg8A0DfDtO' +
+    'c8k1RhShLrtPoyg6CtKtBq8tzr3IWOY9zEJP8s18N04Xl6xghl+o5/phfaVaT/U8Arn6QhTMq/iKuaHKY/zFDOlCPxXzi+L6wdy2' +
+    'KT6ikiRBZGaCIFHMqQfM+go5JJgTQaFv2Ly4OIFt6JpZIcf6EfYAUEuAp0ui0AaLIAmV46tBKLTOpaHM5lqpzTVe80nK4lprSIw8' +
+    'pEJyAWaGxgz2cunSKmccuB/y',
+  'base64',
+)
 const FZSTD = new URL('./vendor/fzstd.js', import.meta.url).href
 
+/**
+ * A torn frame as a stream decoder meets it: a 128 MiB window (no content size, so not single-segment) and `blocks`
+ * RLE blocks of one byte each, the last one not marked last. fzstd shifted its whole window at every block.
+ */
+function tornFrameOfTinyBlocks(blocks: number): Uint8Array {
+  const header = [...ZSTD_MAGIC, 0x00, 17 << 3] // no checksum, no content size; window 2^(10+17)
+  const block = [0x0a, 0x00, 0x00, 0x78] // RLE (type 1), 1 byte, not last; the byte 'x'
+  return Uint8Array.from([...header, ...Array.from({ length: blocks }, () => block).flat()])
+}
+
 /** fzstd's verdict on `frame` from a worker thread, or 'hung' when it has not answered in `ms`. */
-function verdictWithin(frame: Uint8Array, ms: number): Promise<string> {
+function verdictWithin(frame: Uint8Array, ms: number, stream = false): Promise<string> {
   const worker = new Worker(
     `const { workerData, parentPort } = require('node:worker_threads')
-     import(workerData.url).then(({ decompress }) => {
-       try { parentPort.postMessage('decoded ' + decompress(workerData.frame).length) }
+     import(workerData.url).then(({ decompress, Decompress }) => {
+       try {
+         if (!workerData.stream) parentPort.postMessage('decoded ' + decompress(workerData.frame).length)
+         else {
+           let length = 0
+           new Decompress((chunk) => (length += chunk.length)).push(workerData.frame, false)
+           parentPort.postMessage('streamed ' + length)
+         }
+       }
        catch (e) { parentPort.postMessage('threw ' + e.message) }
      })`,
-    { eval: true, workerData: { url: FZSTD, frame } },
+    { eval: true, workerData: { url: FZSTD, frame, stream } },
   )
   return new Promise((resolve) => {
     const timer = setTimeout(() => void worker.terminate().then(() => resolve('hung')), ms)
@@ -101,6 +126,10 @@ describe('a damaged block whose sequences do not fit it', () => {
     expect(await verdictWithin(SEQUENCES_PAST_BLOCK, 20_000)).toBe('threw invalid zstd data')
   })
 
+  it('and one whose lengths are NaN (it returned 348 bytes after 160 ms, copying through buf[NaN])', async () => {
+    expect(await verdictWithin(SEQUENCES_OF_NAN, 20_000)).toBe('threw invalid zstd data')
+  })
+
   it('a log holding it reports the frame corrupt with that error (libzstd refuses it, and fzstd has the last word)', async () => {
     const log = new LensLog({ checksum: await loadContentChecksum() })
     log.push(SEQUENCES_PAST_BLOCK)
@@ -108,5 +137,12 @@ describe('a damaged block whose sequences do not fit it', () => {
     expect(log.diagnostics.filter((d) => d.code === 'zstd-frame-corrupt').map((d) => d.message)).toEqual([
       'corrupt Zstandard session log: frame at byte 0 failed validation: invalid zstd data',
     ])
+  })
+})
+
+describe('a torn frame of many tiny blocks under a large window', () => {
+  it('streams every block at the cost of the block, not of the window (fzstd moved 128 MiB per block)', async () => {
+    // 4,000 blocks: 512 GB of window moves before, far past the 20 s a verdict may take.
+    expect(await verdictWithin(tornFrameOfTinyBlocks(4000), 20_000, true)).toBe('streamed 4000')
   })
 })

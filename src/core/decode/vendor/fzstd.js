@@ -1,6 +1,7 @@
 /*
  * fzstd 0.1.1 (https://github.com/101arrowz/fzstd), MIT License, Copyright (c) 2020 Arjun Barrett: the package's
- * esm/index.mjs, vendored unchanged but for two guards, marked "dsh-lens" below. 0.1.1 is the newest release.
+ * esm/index.mjs, vendored unchanged but for two guards and a cheaper window, marked "dsh-lens" below. 0.1.1 is its
+ * newest release.
  *
  * Why vendored: a log is untrusted input, and a viewer must not hang on it.
  * - On a corrupt Huffman table description (an FSE state whose bit counts are both 0), rhu()'s weight loop never
@@ -11,6 +12,9 @@
  *   ignores those writes): a 371-byte frame took 1.6 s (found by a fuzz of this file). The guard refuses a
  *   sequence that does not fit the block, which no valid block holds, with fzstd's 'invalid zstd data'.
  * Both only change what a corrupt frame reports (the harness reads with Node's zlib, whose texts differ anyway).
+ * - A frame decoded block by block (a torn final frame, a frame without a content size) shifted its whole window at
+ *   every block: 277 bytes of a damaged torn frame took 7.3 s. The window now moves only when its buffer is full
+ *   (wpush); every byte decoded and every error thrown is fzstd's.
  */
 // Some numerical data is initialized as -1 even when it doesn't need initialization to help the JIT infer types
 // aliases for shorter compressed code (most minifers don't do this)
@@ -47,6 +51,22 @@ var cpw = function (v, t, s, e) {
     while (s < e) {
         v[t++] = v[s++];
     }
+};
+// dsh-lens: a decoded block joins the window. fzstd shifted the whole window (up to 256 MiB here) left by each
+// block, so a damaged torn frame of tiny blocks took seconds (7.3 s for 277 bytes: a fuzz of this file). The window
+// is now st.w[st.e - st.ws, st.e) in a buffer with `room` bytes after it (at least any block's size: 2 MiB, or the
+// window's), moved back to the start only when full: a byte costs at most ws / room moves (16 for a 256 MiB window).
+var wpush = function (st, blk) {
+    var w = st.w, ws = st.ws, n = blk.length;
+    // A block larger than the window: the RangeError fzstd's own set() threw.
+    if (n > ws)
+        w.subarray(0, ws).set(blk, ws - n);
+    if (st.e + n > w.length) {
+        cpw(w, 0, st.e - ws, st.e);
+        st.e = ws;
+    }
+    w.set(blk, st.e);
+    st.e += n;
 };
 /**
  * Codes for errors generated within this library
@@ -114,7 +134,10 @@ var rzfh = function (dat, w) {
         }
         if (ws > 2145386496)
             err(1);
-        var buf = new u8((w == 1 ? (fss || ws) : w ? 0 : ws) + 12);
+        // dsh-lens: a frame decoded block by block (a stream, or no content size) keeps its window in a buffer with
+        // room after it (see wpush); ws is the window's size and e its end.
+        var wm = !w || (w == 1 && !fss && ws), room = wm ? Math.min(ws, 16777216) : 0;
+        var buf = new u8((w == 1 ? (fss || ws) : w ? 0 : ws) + room + 12);
         buf[0] = 1, buf[4] = 4, buf[8] = 8;
         return {
             b: bt + fsb,
@@ -122,6 +145,7 @@ var rzfh = function (dat, w) {
             l: 0,
             d: di,
             w: (w && w != 1) ? w : buf.subarray(12),
+            ws: wm ? ws : 0,
             e: ws,
             o: new i32(buf.buffer, 0, 3),
             u: fss,
@@ -539,8 +563,10 @@ var rzb = function (dat, st, out) {
                 // dsh-lens: a sequence must fit the block (valid data always does: its literals never pass the end of
                 // buf, and its output never reaches the literals not yet copied). Unchecked, a damaged block's copy
                 // loops below ran their full lengths writing past buf (ignored by the typed array), up to ~98k
-                // sequences of ~131k bytes each: a 371-byte frame took 1.6 s, a crafted one far longer.
-                if (spl + ll > buf.length || oubt + ll + ml > spl + ll)
+                // sequences of ~131k bytes each: a 371-byte frame took 1.6 s, a crafted one far longer. Written so
+                // that NaN fails it too: a state past its table's end reads undefined, and NaN lengths and positions
+                // sent every later copy through the slow path of buf[NaN] (a 243-byte frame: 160 ms).
+                if (!(spl + ll <= buf.length && oubt + ml <= spl))
                     err(0);
                 cbt = (spos -= lbtr) >> 3;
                 lst = llt.t[lst] + (((dat[cbt] | (dat[cbt + 1] << 8)) >> (spos & 7)) & ((1 << lbtr) - 1));
@@ -575,8 +601,10 @@ var rzb = function (dat, st, out) {
                     var bs = st.e + stin;
                     if (len > ml)
                         len = ml;
+                    // dsh-lens: before the window's start reads 0, as fzstd's own window read undefined there
+                    var wlo = st.ws ? st.e - st.ws : 0;
                     for (var i = 0; i < len; ++i) {
-                        buf[oubt + i] = st.w[bs + i];
+                        buf[oubt + i] = bs + i < wlo ? 0 : st.w[bs + i];
                     }
                     oubt += len, ml -= len, stin = 0;
                 }
@@ -659,8 +687,7 @@ export function decompress(dat, buf) {
                 else {
                     bufs.push(blk);
                     ol += blk.length;
-                    cpw(st.w, 0, blk.length);
-                    st.w.set(blk, st.w.length - blk.length);
+                    wpush(st, blk);
                 }
             }
             bt = st.b + (st.c * 4);
@@ -757,8 +784,7 @@ var Decompress = /*#__PURE__*/ (function () {
                 }
                 else {
                     this.ondata(blk, false);
-                    cpw(this.s.w, 0, blk.length);
-                    this.s.w.set(blk, this.s.w.length - blk.length);
+                    wpush(this.s, blk);
                 }
                 if (this.s.l) {
                     var rest = chunk.subarray(this.s.b);
