@@ -192,6 +192,20 @@ for (const size of cliOnly ? [] : sizes) {
     const encoder = new TextEncoder()
     const chunkTimes: number[] = []
     const messageTimes: number[] = []
+    // The generated log ends with every turn closed: open the next one, so the appended chunks name the open step.
+    let turn = 1
+    for (let i = lens.length - 1; i >= 0; i--) {
+      const event = lens.rawEvent(i)
+      if (event?.type !== 'turn/start') continue
+      turn = (event.data as { turn: number }).turn + 1
+      break
+    }
+    for (const [type, data] of [
+      ['turn/start', { turn }],
+      ['step/start', { turn, step: 1 }],
+    ] as const) {
+      lens.push(encoder.encode(JSON.stringify({ type, seq: lens.length, time: 1_790_000_000_000, data }) + '\n'))
+    }
     for (let k = 0; k < 200; k++) {
       const seq = lens.length
       const event =
@@ -200,7 +214,7 @@ for (const size of cliOnly ? [] : sizes) {
               type: 'assistant/chunk',
               seq,
               time: 1_790_000_000_000 + k,
-              data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: ' more' } },
+              data: { turn, step: 1, chunk: { type: 'text-delta', index: 0, text: ' more' } },
             }
           : {
               type: 'user/message',
