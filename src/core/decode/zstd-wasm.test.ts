@@ -96,7 +96,10 @@ describe('zstd frames through libzstd (WebAssembly)', () => {
       const direct = decoder?.decode(frame, declared) ?? new Uint8Array(0)
       expect(direct.length).toBe(declared)
       expect(sameBytes(direct, decompress(frame))).toBe(true)
-      expect(sameBytes(wasm(frame, 0, 0, declared), direct)).toBe(true)
+      // Returned as checked: libzstd checked the content checksum (a flipped one is refused, below).
+      const decoded = wasm(frame, 0, 0, declared)
+      expect(decoded).toMatchObject({ checksumChecked: true })
+      expect(sameBytes(decoded instanceof Uint8Array ? decoded : decoded.plaintext, direct)).toBe(true)
     }
   })
 
@@ -107,6 +110,18 @@ describe('zstd frames through libzstd (WebAssembly)', () => {
       expect(decode).toHaveBeenCalledTimes(frames.length)
     } finally {
       decode.mockRestore()
+    }
+  })
+
+  it('checks each content checksum itself, so the container does not check again what it accepts', () => {
+    const seen = framesWithDeclaredSizes(clean).slice(0, 200)
+    expect(seen.length).toBe(200)
+    for (const { frame, declared } of seen) {
+      const flipped = frame.slice()
+      flipped[flipped.length - 1] = (flipped.at(-1) as number) ^ 0x5a
+      expect(decoder?.decode(flipped, declared).length).not.toBe(declared)
+      // Refused, so the frame goes to fzstd, whose plaintext the container checks with XXH64.
+      expect(wasm(flipped, 0, 0, declared)).toBeInstanceOf(Uint8Array)
     }
   })
 

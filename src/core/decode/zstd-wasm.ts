@@ -14,7 +14,7 @@
 
 import { decompress } from './vendor/fzstd.js'
 import { ZSTDDecoder } from 'zstddec'
-import type { FrameDecompressor } from './zstd-container.ts'
+import type { CheckedPlaintext, FrameDecompressor } from './zstd-container.ts'
 
 /**
  * Larger declared frames go to fzstd: libzstd's output buffer lives in the module's memory, which only grows, and a
@@ -102,12 +102,15 @@ export function zstdDecoder(): ZSTDDecoder | null {
   return loaded
 }
 
-/** One frame: libzstd when it can answer exactly, else fzstd (see the module comment). */
+/**
+ * One frame: libzstd when it can answer exactly, else fzstd (see the module comment). libzstd checks a frame's
+ * content checksum as it decodes and refuses the frame when it differs, so its plaintext comes back marked checked.
+ */
 export function wasmFrameDecompressor(decoder: ZSTDDecoder): FrameDecompressor {
   return (frame, _index, _offset, declared) => {
     if (declared !== undefined && declared > 0 && declared <= WASM_FRAME_MAX) {
       const plaintext = decoder.decode(frame, declared)
-      if (plaintext.length === declared) return plaintext
+      if (plaintext.length === declared) return { plaintext, checksumChecked: true } satisfies CheckedPlaintext
     }
     return decompress(frame)
   }
