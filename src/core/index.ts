@@ -18,7 +18,7 @@ export {
 export { LineSplitter, type SplitLine } from './decode/line-splitter.ts'
 export { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './decode/zstd-container.ts'
 export { loadContentChecksum } from './decode/xxh64.ts'
-export { fzstdFrameDecompressor, libzstdFrameDecompressor } from './decode/zstd-wasm.ts'
+export { libzstdFrameDecompressor } from './decode/zstd-wasm.ts'
 export { validatePackedRow, expandPackedRow, expandPackedMember, packedRowSize, isPackedRowTag } from './decode/packed-rows.ts'
 export { judgeHeaderLine } from './decode/session-header.ts'
 export { cutPackedRow } from './decode/packed-row-cut.ts'

@@ -27,8 +27,9 @@ export type ContentChecksum = (plaintext: Uint8Array) => number
 /**
  * Decompresses one complete frame (`index` counts frames from 0, `offset` is its first input byte, `declared` its
  * Frame_Content_Size or -1). The default is `libzstdFrameDecompressor()` (zstd-wasm.ts); tests hand in
- * `fzstdFrameDecompressor` to compare against fzstd alone. Any decompressor must return exactly what fzstd's
- * `decompress(frame)` returns, or throw what it throws: a corrupt frame's message is fzstd's words.
+ * `fzstdFrameDecompressor` to compare against fzstd alone. Any decompressor must return exactly the plaintext fzstd's
+ * `decompress(frame)` returns (as a CheckedPlaintext only when it verified the frame's content checksum itself), or
+ * throw what it throws: a corrupt frame's message is fzstd's words.
  */
 export type FrameDecompressor = (
   frame: Uint8Array,

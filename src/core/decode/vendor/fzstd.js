@@ -11,10 +11,11 @@
  * - A damaged block's sequences were copied for their full decoded lengths, past the block's buffer (a typed array
  *   ignores those writes): a 371-byte frame took 1.6 s (found by a fuzz of this file). The guard refuses a
  *   sequence that does not fit the block, which no valid block holds, with fzstd's 'invalid zstd data'.
- * Both only change what a corrupt frame reports (the harness reads with Node's zlib, whose texts differ anyway).
  * - A frame decoded block by block (a torn final frame, a frame without a content size) shifted its whole window at
  *   every block: 277 bytes of a damaged torn frame took 7.3 s. The window now moves only when its buffer is full
  *   (wpush); every byte decoded and every error thrown is fzstd's.
+ * The two guards only change what a corrupt frame reports (the harness reads with Node's zlib, whose texts differ
+ * anyway).
  */
 // Some numerical data is initialized as -1 even when it doesn't need initialization to help the JIT infer types
 // aliases for shorter compressed code (most minifers don't do this)
