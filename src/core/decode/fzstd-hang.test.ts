@@ -1,10 +1,11 @@
 /**
- * The vendored fzstd's two guards (vendor/fzstd.js), each on the damaged frame that found it, decoded on a worker
- * thread that is terminated after a while, so a regression fails here instead of hanging the suite:
+ * The vendored fzstd's changes (vendor/fzstd.js), each on the input that found it, decoded on a worker thread that
+ * is terminated after a while, so a regression fails here instead of hanging the suite:
  * - a Huffman table description holding FSE states of 0 bits sent fzstd's weight loop round forever (a 1,644-byte
  *   batch frame of a generated log with one byte flipped, found by the zstd container fuzz, fuzz.property.test.ts);
  * - sequences that do not fit their block were copied for their full lengths past the block's buffer (a 371-byte
- *   frame with a few bytes flipped, 1.6 s; found by a fuzz of the vendored file).
+ *   frame with a few bytes flipped, 1.6 s; and NaN lengths, 160 ms; found by a fuzz of the vendored file);
+ * - a torn frame streamed block by block moved its whole window at every block (a crafted frame of tiny blocks).
  */
 
 import { Worker } from 'node:worker_threads'
