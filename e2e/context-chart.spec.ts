@@ -2,7 +2,8 @@
  * The context chart end to end: on the bundled demo it represents one point per event (the count the core gives in
  * Node for the same bytes) and draws at most one bucket per pixel; a click moves the timeline cursor to the event
  * under the pointer on the chart's own x scale; hover shows the values the core computes for the hovered bucket,
- * the compaction and prune markers with the tokens they removed; the strip collapses and remembers it. A live log
+ * the compaction and prune markers with the tokens they removed; the strip collapses and remembers it; in a window
+ * narrower than 1440 pixels the values line still shows whole (the key moves to a line of its own). A live log
  * followed through the companion server grows the chart, and a compaction landing is marked with its logged count.
  */
 
@@ -137,6 +138,34 @@ test('the strip collapses, stays collapsed after a reload, and opens again', asy
   await expect(page.getByTestId('context-chart')).toHaveCount(0)
   await page.getByTestId('context-chart-toggle').click()
   await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
+})
+
+test('on a laptop-sized window the values line is whole: the key and the event count move to a line of their own', async ({
+  page,
+}) => {
+  const values = page.getByTestId('context-chart-values')
+  /** How much of the values line is cut off (0 or a rounding pixel: all of it shows), and the header's height. */
+  const fit = () =>
+    values.evaluate((el) => ({
+      hidden: el.scrollWidth - el.clientWidth,
+      header: (el.closest('header') as HTMLElement).getBoundingClientRect().height,
+    }))
+  await page.setViewportSize({ width: 1024, height: 700 })
+  await page.goto('/')
+  await waitLoaded(page)
+  await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
+  const narrow = await fit()
+  expect(narrow.hidden).toBeLessThanOrEqual(1)
+  // Hovering changes the values' text, never the layout: the header keeps its height with the pointer on the plot.
+  const { box } = await plotScale(page)
+  await page.mouse.move(box.x + box.width * 0.55, box.y + box.height / 2)
+  await expect(values).toHaveAttribute('data-hover', 'true')
+  expect((await fit()).header).toBe(narrow.header)
+  await page.mouse.move(0, 0)
+  // Where everything fits on one line (a 1440-pixel window), the header is one line: shorter than the two above.
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await expect.poll(async () => (await fit()).header).toBeLessThan(narrow.header)
+  expect((await fit()).hidden).toBeLessThanOrEqual(1)
 })
 
 test('screenshot: the whole app with the chart, dark theme', async ({ page }) => {

@@ -462,9 +462,13 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
       data-markers={answer?.markerCount ?? 0}
       data-x-min={answer === null ? '' : xRange(answer)[0]}
       data-x-max={answer === null ? '' : xRange(answer)[1]}
-      className="bg-panel"
+      className="@container bg-panel"
     >
-      <header className="flex items-center gap-3 overflow-hidden px-2 pt-1 text-xs">
+      {/* One line where the values, the key and the event count fit (90rem, a 1440-pixel window); narrower, the key
+          and the count take a second line, so the values (what the user reads while hovering) are never the part cut
+          off. The switch depends on the strip's width only, never on the values' length: hovering never changes the
+          layout. */}
+      <header className="flex flex-wrap items-center gap-x-3 overflow-hidden px-2 pt-1 text-xs @min-[90rem]:flex-nowrap">
         {toggle}
         {values !== null ? (
           <div
@@ -490,17 +494,19 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
             ))}
           </div>
         ) : null}
-        <span
-          className="ml-auto inline-flex shrink-0 items-center gap-3 whitespace-nowrap text-muted"
-          title="Tokens each replacement removed: the logged shadowedTokenCount where there is one, else our estimate of what it shadowed"
-        >
-          <Value color={colors.compaction} dashed label="compaction" value="" />
-          <Value color={colors.prune} dashed label="prune" value="" />
-        </span>
-        <span className="shrink-0 whitespace-nowrap text-muted tabular-nums" title="events per drawn point after downsampling">
-          {answer === null
-            ? ''
-            : `${formatCount(answer.events)} events${answer.bucketSize > 1 ? ` · ${formatCount(answer.bucketSize)} per point` : ''}`}
+        <span className="ml-auto inline-flex shrink-0 items-center justify-end gap-3 whitespace-nowrap @max-[90rem]:basis-full">
+          <span
+            className="inline-flex items-center gap-3 text-muted"
+            title="Tokens each replacement removed: the logged shadowedTokenCount where there is one, else our estimate of what it shadowed"
+          >
+            <Value color={colors.compaction} dashed label="compaction" value="" />
+            <Value color={colors.prune} dashed label="prune" value="" />
+          </span>
+          <span className="text-muted tabular-nums" title="events per drawn point after downsampling">
+            {answer === null
+              ? ''
+              : `${formatCount(answer.events)} events${answer.bucketSize > 1 ? ` · ${formatCount(answer.bucketSize)} per point` : ''}`}
+          </span>
         </span>
       </header>
       <div ref={boxRef} className="relative h-32 px-1 text-muted" />
