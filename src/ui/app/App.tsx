@@ -82,12 +82,16 @@ export function App() {
           containerRef={mainRef}
           onChange={(f) => store.getState().setPaneFraction(1, f)}
         />
+        {/* The side column's panes share its height in fixed proportions (42 / 34 / 24), so a short column (a small
+            window with search results open) shrinks all three instead of squeezing the inspector to nothing. */}
         <div className="flex min-w-0 flex-1 flex-col divide-y divide-line">
-          <InspectorPane />
-          <div className="flex h-[34%] min-h-32 flex-col">
+          <div className="flex min-h-0 flex-[42_1_0%] flex-col">
+            <InspectorPane />
+          </div>
+          <div className="flex min-h-0 flex-[34_1_0%] flex-col">
             <LazyReplaceGraphPane />
           </div>
-          <div className="flex h-[24%] min-h-24 flex-col">
+          <div className="flex min-h-0 flex-[24_1_0%] flex-col">
             <DiagnosticsPane />
           </div>
         </div>

@@ -37,7 +37,8 @@ export function RequestHeaderInfo({ request, onSeq }: { request: StepRequestView
     <div className="space-y-1 border-b border-line px-2 py-1.5 text-xs" data-testid="request-header">
       <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
         <dt className="text-muted">header</dt>
-        <dd className="min-w-0 truncate">
+        {/* Wraps rather than truncates: the effort and the link to the header event come last on the line. */}
+        <dd className="min-w-0 break-words">
           {header === null ? (
             <span className="text-muted">none logged before this step</span>
           ) : (

@@ -160,24 +160,27 @@ export function TimelineScrubber() {
           </div>
           <MarkRow marks={marks.replaces} color={colors.compaction} label="replace operations" />
           <MarkRow marks={marks.diagnostics} color={colors.prune} label="diagnostics" />
-          {visible.length > 0 ? (
-            <RangeRow
-              ranges={visible}
-              last={last}
-              className="bg-search"
-              label="search: a match on the model surface"
-              testId="search-visible"
-            />
-          ) : null}
-          {lifespan.length > 0 ? (
-            <RangeRow
-              ranges={lifespan}
-              last={last}
-              className="bg-lifespan"
-              label="selected entry on the model surface"
-              testId="lifespan-timeline"
-            />
-          ) : null}
+          {/* Room for both range rows is always kept, so selecting an entry or searching never moves the page. */}
+          <div className="h-3">
+            {visible.length > 0 ? (
+              <RangeRow
+                ranges={visible}
+                last={last}
+                className="bg-search"
+                label="search: a match on the model surface"
+                testId="search-visible"
+              />
+            ) : null}
+            {lifespan.length > 0 ? (
+              <RangeRow
+                ranges={lifespan}
+                last={last}
+                className="bg-lifespan"
+                label="selected entry on the model surface"
+                testId="lifespan-timeline"
+              />
+            ) : null}
+          </div>
         </div>
       </div>
       <div className="shrink-0 whitespace-nowrap text-right font-mono text-xs tabular-nums text-muted" aria-live="polite">
