@@ -15,6 +15,7 @@ import { drawOverview, parentIndices, type OverviewColors } from './draw-overvie
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'
 import { ReplaceNodeView } from './ReplaceNode.tsx'
 import { replaceFlowNode, type ReplaceFlowNode } from './to-flow-elements.ts'
+import { AfterPaint } from '../../shared/AfterPaint.tsx'
 import { mountBudget, sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
 
 /** Below this zoom the boxes' text is unreadable anyway: the canvas draws them. */
@@ -184,24 +185,26 @@ export function LargeReplaceGraph({ replacements, layout, drawn, fitTo, settled,
 
   return (
     <>
-      <ReactFlow
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={NODE_TYPES}
-        onNodeClick={onNodeClick}
-        onPaneClick={onPaneClick}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        minZoom={0.002}
-        maxZoom={1.25}
-        colorMode={theme}
-        proOptions={{ hideAttribution: true }}
-        aria-label="Replace operations"
-      >
-        <Controls showInteractive={false} position="top-left" orientation="horizontal" />
-        <ViewTracker onView={onView} />
-        <FitLarge layout={layout} count={fitTo} />
-      </ReactFlow>
+      <AfterPaint>
+        <ReactFlow
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodeClick={onNodeClick}
+          onPaneClick={onPaneClick}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          minZoom={0.002}
+          maxZoom={1.25}
+          colorMode={theme}
+          proOptions={{ hideAttribution: true }}
+          aria-label="Replace operations"
+        >
+          <Controls showInteractive={false} position="top-left" orientation="horizontal" />
+          <ViewTracker onView={onView} />
+          <FitLarge layout={layout} count={fitTo} />
+        </ReactFlow>
+      </AfterPaint>
       <canvas
         ref={canvasRef}
         data-testid="replace-graph-overview"

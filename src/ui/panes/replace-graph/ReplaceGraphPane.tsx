@@ -11,6 +11,7 @@ import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { flowElementsBuilder, graphBounds, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
+import { AfterPaint } from '../../shared/AfterPaint.tsx'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
@@ -109,24 +110,26 @@ export function ReplaceGraphPane() {
             onPick={pickReplacement}
           />
         ) : (
-          <ReactFlow
-            nodes={shown}
-            edges={edges}
-            nodeTypes={NODE_TYPES}
-            onNodeClick={onNodeClick}
-            nodesDraggable={false}
-            nodesConnectable={false}
-            fitView
-            minZoom={0.05}
-            maxZoom={1.25}
-            colorMode={theme}
-            proOptions={{ hideAttribution: true }}
-            aria-label="Replace operations"
-          >
-            <Background />
-            <Controls showInteractive={false} position="top-left" orientation="horizontal" />
-            <FitOnChange nodes={nodes} />
-          </ReactFlow>
+          <AfterPaint>
+            <ReactFlow
+              nodes={shown}
+              edges={edges}
+              nodeTypes={NODE_TYPES}
+              onNodeClick={onNodeClick}
+              nodesDraggable={false}
+              nodesConnectable={false}
+              fitView
+              minZoom={0.05}
+              maxZoom={1.25}
+              colorMode={theme}
+              proOptions={{ hideAttribution: true }}
+              aria-label="Replace operations"
+            >
+              <Background />
+              <Controls showInteractive={false} position="top-left" orientation="horizontal" />
+              <FitOnChange nodes={nodes} />
+            </ReactFlow>
+          </AfterPaint>
         )}
       </div>
     </section>
