@@ -6,7 +6,7 @@
  * measures this view on the 5,000-replacement preset.
  */
 
-import { ReactFlow, Controls, useReactFlow, useStore, type NodeMouseHandler, type Edge } from '@xyflow/react'
+import { useReactFlow, useStore, type NodeMouseHandler, type Edge } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react'
 import type { ReplacementInfo } from '../../../worker/protocol.ts'
 import { REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../../../worker/replace-layout.ts'
@@ -15,7 +15,7 @@ import { drawOverview, parentIndices, type OverviewColors } from './draw-overvie
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'
 import { ReplaceNodeView } from './ReplaceNode.tsx'
 import { replaceFlowNode, type ReplaceFlowNode } from './to-flow-elements.ts'
-import { AfterPaint } from '../../shared/AfterPaint.tsx'
+import { ReplaceFlow } from './ReplaceFlow.tsx'
 import { mountBudget, sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
 
 /** Below this zoom the boxes' text is unreadable anyway: the canvas draws them. */
@@ -185,26 +185,18 @@ export function LargeReplaceGraph({ replacements, layout, drawn, fitTo, settled,
 
   return (
     <>
-      <AfterPaint>
-        <ReactFlow
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={NODE_TYPES}
-          onNodeClick={onNodeClick}
-          onPaneClick={onPaneClick}
-          nodesDraggable={false}
-          nodesConnectable={false}
-          minZoom={0.002}
-          maxZoom={1.25}
-          colorMode={theme}
-          proOptions={{ hideAttribution: true }}
-          aria-label="Replace operations"
-        >
-          <Controls showInteractive={false} position="top-left" orientation="horizontal" />
-          <ViewTracker onView={onView} />
-          <FitLarge layout={layout} count={fitTo} />
-        </ReactFlow>
-      </AfterPaint>
+      <ReplaceFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onNodeClick={onNodeClick}
+        onPaneClick={onPaneClick}
+        minZoom={0.002}
+        colorMode={theme}
+      >
+        <ViewTracker onView={onView} />
+        <FitLarge layout={layout} count={fitTo} />
+      </ReplaceFlow>
       <canvas
         ref={canvasRef}
         data-testid="replace-graph-overview"

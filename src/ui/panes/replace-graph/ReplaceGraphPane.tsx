@@ -1,6 +1,6 @@
 /** React Flow graph of every replace operation up to the cursor; clicking a node moves the cursor there. */
 
-import { ReactFlow, Background, Controls, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
+import { Background, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectLoadState, selectSelected, selectSnapshot, selectSummary, selectTheme } from '../../../store/selectors.ts'
@@ -11,7 +11,7 @@ import { LargeReplaceGraph } from './LargeReplaceGraph.tsx'
 import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { flowElementsBuilder, graphBounds, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
-import { AfterPaint } from '../../shared/AfterPaint.tsx'
+import { ReplaceFlow } from './ReplaceFlow.tsx'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
@@ -110,26 +110,18 @@ export function ReplaceGraphPane() {
             onPick={pickReplacement}
           />
         ) : (
-          <AfterPaint>
-            <ReactFlow
-              nodes={shown}
-              edges={edges}
-              nodeTypes={NODE_TYPES}
-              onNodeClick={onNodeClick}
-              nodesDraggable={false}
-              nodesConnectable={false}
-              fitView
-              minZoom={0.05}
-              maxZoom={1.25}
-              colorMode={theme}
-              proOptions={{ hideAttribution: true }}
-              aria-label="Replace operations"
-            >
-              <Background />
-              <Controls showInteractive={false} position="top-left" orientation="horizontal" />
-              <FitOnChange nodes={nodes} />
-            </ReactFlow>
-          </AfterPaint>
+          <ReplaceFlow
+            nodes={shown}
+            edges={edges}
+            nodeTypes={NODE_TYPES}
+            onNodeClick={onNodeClick}
+            fitView
+            minZoom={0.05}
+            colorMode={theme}
+          >
+            <Background />
+            <FitOnChange nodes={nodes} />
+          </ReplaceFlow>
         )}
       </div>
     </section>

@@ -1,0 +1,26 @@
+/**
+ * React Flow as both graph views use it (the small graph and the large one's near view): read-only (no dragging, no
+ * new edges), the same zoom ceiling, the zoom controls in the top-left corner, and mounted only after the page has
+ * painted (AfterPaint says why).
+ */
+
+import { Controls, ReactFlow, type Edge, type Node, type ReactFlowProps } from '@xyflow/react'
+import { AfterPaint } from '../../shared/AfterPaint.tsx'
+
+export function ReplaceFlow<N extends Node, E extends Edge = Edge>({ children, ...props }: ReactFlowProps<N, E>) {
+  return (
+    <AfterPaint>
+      <ReactFlow<N, E>
+        nodesDraggable={false}
+        nodesConnectable={false}
+        maxZoom={1.25}
+        proOptions={{ hideAttribution: true }}
+        aria-label="Replace operations"
+        {...props}
+      >
+        {children}
+        <Controls showInteractive={false} position="top-left" orientation="horizontal" />
+      </ReactFlow>
+    </AfterPaint>
+  )
+}
