@@ -11,6 +11,9 @@ import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { openBundle, useBundleStore } from './bundle-store.ts'
 import { sourcesFromFiles } from './collect-sources.ts'
 
+/** The Sessions button's id: the drawer (SessionsPanel) gives focus back to it when it closes. */
+export const SESSIONS_TOGGLE_ID = 'sessions-toggle'
+
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
 export function SessionsControls() {
@@ -65,8 +68,10 @@ export function SessionsControls() {
         <button
           type="button"
           className={BUTTON}
+          id={SESSIONS_TOGGLE_ID}
           data-testid="sessions-toggle"
           aria-pressed={drawerOpen}
+          aria-controls="sessions-panel"
           onClick={() => useBundleStore.getState().setDrawerOpen(!drawerOpen)}
         >
           Sessions

@@ -9,9 +9,10 @@
  */
 
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { useMemo } from 'react'
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { openSession, useBundleStore } from './bundle-store.ts'
+import { SESSIONS_TOGGLE_ID } from './SessionsControls.tsx'
 import { SessionTree, treeRows } from './SessionTree.tsx'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
@@ -21,7 +22,24 @@ export function SessionsPanel() {
   const generation = useLensStore((s) => s.loadGeneration)
   const { result, scanning, error, active, drawerOpen, setDrawerOpen } = useBundleStore()
   const rows = useMemo(() => (result === null ? [] : treeRows(result.tree, result.seeds)), [result])
-  if (!drawerOpen || (result === null && scanning === null && error === null)) return null
+  const shown = drawerOpen && (result !== null || scanning !== null || error !== null)
+  // Keyboard use: focus moves into the drawer when it opens (it comes last in the page's order, so Tab alone took
+  // dozens of stops to reach it, past the panes it covers); Esc closes it, and closing it (Esc or Close) gives focus
+  // back to the Sessions button instead of leaving it on the page's body.
+  const asideRef = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (shown) asideRef.current?.focus()
+  }, [shown])
+  const closeAndReturn = (): void => {
+    setDrawerOpen(false)
+    document.getElementById(SESSIONS_TOGGLE_ID)?.focus()
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    if (event.key !== 'Escape') return
+    event.preventDefault()
+    closeAndReturn()
+  }
+  if (!shown) return null
   const current = active !== null && active.generation === generation ? active.key : null
   const currentNode = current === null ? undefined : result?.tree.nodes.get(current)
   const startedHere = (currentNode?.children ?? [])
@@ -30,7 +48,11 @@ export function SessionsPanel() {
   const state = scanning !== null ? 'scanning' : error !== null ? 'error' : 'ready'
   return (
     <aside
-      className="absolute top-10 bottom-16 left-0 z-30 flex w-[min(28rem,90vw)] flex-col border border-line bg-panel shadow-lg"
+      ref={asideRef}
+      id="sessions-panel"
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+      className="absolute top-10 bottom-16 left-0 z-30 flex w-[min(28rem,90vw)] flex-col border border-line bg-panel shadow-lg outline-none focus-visible:ring-2 focus-visible:ring-accent"
       data-testid="sessions-panel"
       data-state={state}
       aria-label="Sessions"
@@ -40,7 +62,7 @@ export function SessionsPanel() {
         <span className="text-xs text-muted">
           {scanning !== null ? `scanning ${scanning.done} of ${scanning.total}…` : `${rows.length} session(s)`}
         </span>
-        <button type="button" className={`${BUTTON} ml-auto`} onClick={() => setDrawerOpen(false)}>
+        <button type="button" className={`${BUTTON} ml-auto`} onClick={closeAndReturn}>
           Close
         </button>
       </header>

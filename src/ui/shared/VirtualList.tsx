@@ -9,6 +9,8 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
 const VIRTUAL_OVERSCAN_ROWS = 8
 const PAGE_ROWS = 10
+/** How long after a navigation key the list keeps that key's row in view while rows are filled and measured. */
+const KEY_FOLLOW_MS = 1000
 
 /**
  * Row heights come from the ResizeObserver entry only. TanStack's default also reads `getBoundingClientRect()`
@@ -111,6 +113,21 @@ export function VirtualList(props: VirtualListProps) {
     // revealToken re-triggers the scroll when the same position is asked for again.
   }, [revealIndex, revealToken, count, virtualizer])
 
+  // A key that jumps into rows not measured yet (End on a long list) scrolls by estimated heights, and lands short
+  // once those rows are filled and measured taller: the first End left the demo's transcript at rows 27-46 of 53 in
+  // one run of eight. Until the user scrolls or a second has passed, every render brings the key's row back into view
+  // (`align: 'auto'` leaves a row that is already in view where it is).
+  const keyTarget = useRef<{ index: number; until: number } | null>(null)
+  useEffect(() => {
+    const target = keyTarget.current
+    if (target === null) return
+    if (target.index >= count || performance.now() > target.until) keyTarget.current = null
+    else virtualizer.scrollToIndex(target.index, { align: 'auto' })
+  })
+  const stopFollowingKey = (): void => {
+    keyTarget.current = null
+  }
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (count === 0) return
     const current = activeIndex ?? -1
@@ -126,6 +143,7 @@ export function VirtualList(props: VirtualListProps) {
     const clamped = Math.max(0, Math.min(next, count - 1))
     onActivate(clamped)
     virtualizer.scrollToIndex(clamped, { align: 'auto' })
+    keyTarget.current = { index: clamped, until: performance.now() + KEY_FOLLOW_MS }
   }
 
   const activeInRange = activeIndex !== null && activeIndex >= 0 && activeIndex < count
@@ -137,6 +155,8 @@ export function VirtualList(props: VirtualListProps) {
       tabIndex={0}
       aria-activedescendant={activeInRange ? `${props.idPrefix}-${activeIndex}` : undefined}
       onKeyDown={onKeyDown}
+      onWheel={stopFollowingKey}
+      onPointerDown={stopFollowingKey}
       className="relative min-h-0 flex-1 overflow-auto [contain:layout_paint]"
     >
       {count === 0 ? <p className="p-3 text-muted">{props.emptyText}</p> : null}

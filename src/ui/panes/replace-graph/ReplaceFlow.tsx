@@ -1,6 +1,6 @@
 /**
  * React Flow as both graph views use it (the small graph and the large one's near view): read-only (no dragging, no
- * new edges), the same zoom ceiling, the zoom controls in the top-left corner, and mounted only after the page has
+ * new edges, edges not focusable), the same zoom ceiling, the zoom controls in the top-left corner, and mounted only after the page has
  * painted (AfterPaint says why).
  */
 
@@ -13,6 +13,8 @@ export function ReplaceFlow<N extends Node, E extends Edge = Edge>({ children, .
       <ReactFlow<N, E>
         nodesDraggable={false}
         nodesConnectable={false}
+        // Edges do nothing when picked: not Tab stops of their own (nodes are, and show a focus ring: theme.css).
+        edgesFocusable={false}
         maxZoom={1.25}
         proOptions={{ hideAttribution: true }}
         aria-label="Replace operations"

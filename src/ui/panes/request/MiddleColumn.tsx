@@ -4,6 +4,7 @@
  * Tabs: `[data-testid=surface-tab]`, `[data-testid=request-tab]` (`aria-selected`).
  */
 
+import type { KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import type { MiddleTab } from '../../../store/slices/request-slice.ts'
 import { SurfacePane } from '../surface/SurfacePane.tsx'
@@ -21,15 +22,39 @@ const TABS: readonly { tab: MiddleTab; label: string; title: string }[] = [
 export function MiddleColumn() {
   const store = useLensStoreApi()
   const current = useLensStore((s) => s.middleTab)
+  // The tabs pattern: one Tab stop for the row (the shown tab), ←/→ (and Home/End) show and focus the other.
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>): void => {
+    const at = TABS.findIndex((t) => t.tab === current)
+    const next =
+      event.key === 'ArrowRight'
+        ? (at + 1) % TABS.length
+        : event.key === 'ArrowLeft'
+          ? (at + TABS.length - 1) % TABS.length
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? TABS.length - 1
+              : null
+    if (next === null) return
+    event.preventDefault()
+    store.getState().setMiddleTab((TABS[next] as (typeof TABS)[number]).tab)
+    event.currentTarget.querySelectorAll<HTMLElement>('[role=tab]')[next]?.focus()
+  }
   return (
     <div className="flex h-full min-h-0 flex-col">
-      <div role="tablist" aria-label="Middle pane" className="flex shrink-0 gap-px border-b border-line bg-canvas px-1 pt-0.5">
+      <div
+        role="tablist"
+        aria-label="Middle pane"
+        onKeyDown={onTabKey}
+        className="flex shrink-0 gap-px border-b border-line bg-canvas px-1 pt-0.5"
+      >
         {TABS.map(({ tab, label, title }) => (
           <button
             key={tab}
             type="button"
             role="tab"
             aria-selected={tab === current}
+            tabIndex={tab === current ? 0 : -1}
             data-testid={`${tab}-tab`}
             title={title}
             onClick={() => store.getState().setMiddleTab(tab)}

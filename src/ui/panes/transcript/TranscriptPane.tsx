@@ -1,6 +1,6 @@
 /** The human transcript at the cursor: append-origin messages, and log-only events when the toggle is on. */
 
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import {
   selectCacheVersion,
@@ -44,9 +44,32 @@ export function TranscriptPane() {
   const onRange = useCallback((from: number, to: number) => store.getState().ensureTranscriptRows(list, from, to), [store, list])
   const indexAt = (row: number): number | undefined => cache.row(list, row)?.index
   const [clickedRow, setClickedRow] = useState<{ list: string; row: number } | null>(null)
+  // A row picked before the worker sent it (End, PageDown or Home into rows not fetched yet): selected as soon as it
+  // arrives (the scroll that picked it asks for it), and the active row meanwhile, so the next key moves on from it.
+  // It waits only while the selection is what it was when picked: a selection made meanwhile (here or elsewhere) wins.
+  const [pendingRow, setPendingRow] = useState<{
+    list: string
+    row: number
+    selected: typeof selected
+    from: typeof selectedFrom
+  } | null>(null)
+  const pending =
+    pendingRow !== null && pendingRow.list === list && pendingRow.selected === selected && pendingRow.from === selectedFrom
+      ? pendingRow
+      : null
+  const pendingIndex = pending === null ? undefined : indexAt(pending.row)
+  useEffect(() => {
+    if (pendingIndex !== undefined) store.getState().select(pendingIndex, 'transcript')
+  }, [pendingIndex, store])
   // The active row: the one picked here, or the counterpart of a selection made elsewhere (the worker says where).
   let activeRow: number | null = null
-  if (selected !== null && selectedFrom === 'transcript' && clickedRow?.list === list && indexAt(clickedRow.row) === selected)
+  if (pending !== null) activeRow = pending.row
+  else if (
+    selected !== null &&
+    selectedFrom === 'transcript' &&
+    clickedRow?.list === list &&
+    indexAt(clickedRow.row) === selected
+  )
     activeRow = clickedRow.row
   else if (selected !== null && selectedFrom !== 'transcript') activeRow = detail?.counterpartRows?.[list] ?? null
 
@@ -91,6 +114,7 @@ export function TranscriptPane() {
         onActivate={(row) => {
           const index = indexAt(row)
           setClickedRow({ list, row })
+          setPendingRow(index === undefined ? { list, row, selected, from: selectedFrom } : null)
           if (index !== undefined) store.getState().select(index, 'transcript')
         }}
         revealIndex={selectedFrom === 'transcript' ? null : activeRow}
