@@ -1,7 +1,7 @@
 /**
  * React Flow as both graph views use it (the small graph and the large one's near view): read-only (no dragging, no
- * new edges, edges not focusable), the same zoom ceiling, the zoom controls in the top-left corner, and mounted only after the page has
- * painted (AfterPaint says why).
+ * new edges, edges not focusable), the same zoom ceiling, the zoom controls in the top-left corner, and mounted only
+ * after the page has painted (AfterPaint says why).
  */
 
 import { Controls, ReactFlow, type Edge, type Node, type ReactFlowProps } from '@xyflow/react'

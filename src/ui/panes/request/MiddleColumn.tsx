@@ -25,17 +25,14 @@ export function MiddleColumn() {
   // The tabs pattern: one Tab stop for the row (the shown tab), ←/→ (and Home/End) show and focus the other.
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>): void => {
     const at = TABS.findIndex((t) => t.tab === current)
-    const next =
-      event.key === 'ArrowRight'
-        ? (at + 1) % TABS.length
-        : event.key === 'ArrowLeft'
-          ? (at + TABS.length - 1) % TABS.length
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? TABS.length - 1
-              : null
-    if (next === null) return
+    const moves: Record<string, number> = {
+      ArrowRight: (at + 1) % TABS.length,
+      ArrowLeft: (at + TABS.length - 1) % TABS.length,
+      Home: 0,
+      End: TABS.length - 1,
+    }
+    const next = moves[event.key]
+    if (next === undefined) return
     event.preventDefault()
     store.getState().setMiddleTab((TABS[next] as (typeof TABS)[number]).tab)
     event.currentTarget.querySelectorAll<HTMLElement>('[role=tab]')[next]?.focus()

@@ -43,27 +43,25 @@ export function TranscriptPane() {
   const itemKey = useCallback((row: number) => (list === 'all' ? row : -1 - row), [list])
   const onRange = useCallback((from: number, to: number) => store.getState().ensureTranscriptRows(list, from, to), [store, list])
   const indexAt = (row: number): number | undefined => cache.row(list, row)?.index
-  const [clickedRow, setClickedRow] = useState<{ list: string; row: number } | null>(null)
-  // A row picked before the worker sent it (End, PageDown or Home into rows not fetched yet): selected as soon as it
-  // arrives (the scroll that picked it asks for it), and the active row meanwhile, so the next key moves on from it.
-  // It waits only while the selection is what it was when picked: a selection made meanwhile (here or elsewhere) wins.
-  const [pendingRow, setPendingRow] = useState<{
+  // The row picked here, with the selection as it was at the pick. A row picked before the worker sent it (End,
+  // PageDown or Home into rows not fetched yet) is selected as soon as it arrives (the scroll that picked it asks for
+  // it) and is the active row meanwhile, so the next key moves on from it; it waits only while the selection is what
+  // it was when picked, so a selection made meanwhile (here or elsewhere) wins.
+  const [clickedRow, setClickedRow] = useState<{
     list: string
     row: number
     selected: typeof selected
     from: typeof selectedFrom
   } | null>(null)
-  const pending =
-    pendingRow !== null && pendingRow.list === list && pendingRow.selected === selected && pendingRow.from === selectedFrom
-      ? pendingRow
-      : null
-  const pendingIndex = pending === null ? undefined : indexAt(pending.row)
+  const waiting =
+    clickedRow !== null && clickedRow.list === list && clickedRow.selected === selected && clickedRow.from === selectedFrom
+  const waitingIndex = waiting ? indexAt(clickedRow.row) : undefined
   useEffect(() => {
-    if (pendingIndex !== undefined) store.getState().select(pendingIndex, 'transcript')
-  }, [pendingIndex, store])
+    if (waitingIndex !== undefined) store.getState().select(waitingIndex, 'transcript')
+  }, [waitingIndex, store])
   // The active row: the one picked here, or the counterpart of a selection made elsewhere (the worker says where).
   let activeRow: number | null = null
-  if (pending !== null) activeRow = pending.row
+  if (waiting) activeRow = clickedRow.row
   else if (
     selected !== null &&
     selectedFrom === 'transcript' &&
@@ -113,8 +111,7 @@ export function TranscriptPane() {
         activeIndex={activeRow}
         onActivate={(row) => {
           const index = indexAt(row)
-          setClickedRow({ list, row })
-          setPendingRow(index === undefined ? { list, row, selected, from: selectedFrom } : null)
+          setClickedRow({ list, row, selected, from: selectedFrom })
           if (index !== undefined) store.getState().select(index, 'transcript')
         }}
         revealIndex={selectedFrom === 'transcript' ? null : activeRow}
