@@ -64,8 +64,29 @@ export default tseslint.config(
             noNode,
             noUi,
             {
-              group: ['**/ui/**', '**/store/**', '**/worker/**', '**/server/**', '**/cli/**'],
+              group: ['**/ui/**', '**/store/**', '**/worker/**', '**/server/**', '**/cli/**', '**/generate/**'],
               message: 'src/core imports nothing outside src/core.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The log generator (tests, the bench, the demo) builds on the core and stays as pure: it runs in the CLI, the
+  // server and the tests alike.
+  {
+    files: ['src/generate/**/*.ts'],
+    ignores: ['src/generate/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { ...noNode, message: 'src/generate is pure: no Node APIs.' },
+            { ...noUi, message: 'src/generate is pure: no UI libraries.' },
+            {
+              group: ['**/ui/**', '**/store/**', '**/worker/**', '**/server/**', '**/cli/**'],
+              message: 'src/generate imports only the core.',
             },
           ],
         },

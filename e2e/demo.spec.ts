@@ -1,7 +1,7 @@
 /** The bundled demo as a newcomer first sees it: the facts asserted here are computed from the demo's own bytes. */
 
 import { expect, test } from '@playwright/test'
-import { demoSessions, toJsonl } from '../src/core/generate/index.ts'
+import { demoSessions, toJsonl } from '../src/generate/index.ts'
 import { foldInNode } from './support/expected.ts'
 import { readmeScreenshot, waitLoaded } from './support/app.ts'
 

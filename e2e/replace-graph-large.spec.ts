@@ -6,7 +6,7 @@
 
 import { writeFileSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { generatePreset, toJsonl } from '../src/core/generate/index.ts'
+import { generatePreset, toJsonl } from '../src/generate/index.ts'
 import { moveCursor } from './support/assertions.ts'
 import { foldInNode } from './support/expected.ts'
 

@@ -4,7 +4,7 @@
  */
 
 import { expect, test } from '@playwright/test'
-import { demoSessions, toJsonl } from '../src/core/generate/index.ts'
+import { demoSessions, toJsonl } from '../src/generate/index.ts'
 import { dropFile, lowerDecodedBudget, screenshot, waitLoaded } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 

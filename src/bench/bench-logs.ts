@@ -14,7 +14,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
-import { batchText, headerLine, presetOptions, recordEventCount, streamSession, type PresetName } from '../core/generate/index.ts'
+import { batchText, headerLine, presetOptions, recordEventCount, streamSession, type PresetName } from '../generate/index.ts'
 import { writeZstdFrames } from './zstd-writer.ts'
 
 export interface BenchLog {
@@ -28,7 +28,7 @@ export interface BenchLog {
   readonly zstdBytes: number
 }
 
-const GENERATOR_DIR = new URL('../core/generate/', import.meta.url)
+const GENERATOR_DIR = new URL('../generate/', import.meta.url)
 
 /** Hash of the generator's sources: a cached log is reused only if it came from the same generator. */
 function generatorHash(): string {

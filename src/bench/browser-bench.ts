@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { resolve } from 'node:path'
 import { chromium, type CDPSession, type Page } from '@playwright/test'
 import { build as esbuild } from 'esbuild'
-import type { PresetName } from '../core/generate/index.ts'
+import type { PresetName } from '../generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
 import { browserLanes, settleAfterBoot, type LanesResult } from './browser-lanes.ts'

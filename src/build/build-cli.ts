@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { demoSessionJsonl } from '../core/generate/index.ts'
+import { demoSessionJsonl } from '../generate/index.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 // `--outdir DIR` builds elsewhere (the tests and the bench build into their own folders).
@@ -36,7 +36,7 @@ const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
  */
 const ON_DEMAND: Record<string, string> = {
   '../server/serve-command.ts': 'dsh-lens-serve',
-  '../core/generate/index.ts': 'dsh-lens-generate',
+  '../generate/index.ts': 'dsh-lens-generate',
 }
 const onDemand: Plugin = {
   name: 'lens-on-demand-commands',
@@ -56,7 +56,7 @@ await build({
     'dsh-lens': 'src/cli/launch.ts',
     'dsh-lens-main': 'src/cli/main.ts',
     'dsh-lens-serve': 'src/server/serve-command.ts',
-    'dsh-lens-generate': 'src/core/generate/index.ts',
+    'dsh-lens-generate': 'src/generate/index.ts',
   },
   plugins: [onDemand],
   // import() of an on-demand bundle becomes require(): the CLI runs as a classic script (launch.ts), which has

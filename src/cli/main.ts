@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
     case 'generate-demo': {
       const [out] = rest
       if (out === undefined) throw new UsageError('generate-demo needs an output path')
-      const { demoFiles } = await import('../core/generate/index.ts')
+      const { demoFiles } = await import('../generate/index.ts')
       // The parent at OUT, its subagent children beside it under subagents/<id>/session.jsonl (the web export's layout).
       for (const [i, file] of demoFiles().entries()) {
         const path = i === 0 ? out : join(dirname(out), file.path)

@@ -38,7 +38,7 @@ export {
 } from './projection/compaction-links.ts'
 export { TurnStructure, type TurnSpan, type StepSpan } from './projection/turn-structure.ts'
 export { RepairTracker, type WouldSynthesize } from './projection/repair-closers.ts'
-export { LensLog, type LensLogOptions } from './session/lens-log.ts'
+export { LensLog, type LensLogOptions } from './log/lens-log.ts'
 export { InvariantChecker, INVARIANT_CODES, type InvariantCode, type InvariantFinding } from './invariants/index.ts'
 export { logPrefix, type LogPrefix } from './export/log-prefix.ts'
 export * from './lineage/index.ts'

@@ -3,7 +3,7 @@
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { demoSessions, toJsonl } from '../core/generate/index.ts'
+import { demoSessions, toJsonl } from '../generate/index.ts'
 import { startDemoWriter } from './demo-writer.ts'
 
 describe('startDemoWriter', () => {

@@ -9,7 +9,7 @@
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { batchText, demoSessions, headerLine, toJsonl } from '../core/generate/index.ts'
+import { batchText, demoSessions, headerLine, toJsonl } from '../generate/index.ts'
 
 export interface DemoWriter {
   /** The sessions root to serve. */

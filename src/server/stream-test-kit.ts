@@ -5,7 +5,7 @@
  */
 
 import { afterEach, expect } from 'vitest'
-import { batchText, streamSession } from '../core/generate/index.ts'
+import { batchText, streamSession } from '../generate/index.ts'
 import { diskEvents, digest, waitFor, type Follower } from './live-test-kit.ts'
 
 /** Closers run after each test, newest first (followers before the server they follow). */

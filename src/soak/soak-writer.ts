@@ -1,13 +1,13 @@
 /**
  * The soak's writer, a child process of its own (so the followers' work cannot slow it): appends a generated
- * session (src/core/generate, default realistic knobs) at a steady event rate, one durable batch per 200 ms as
+ * session (src/generate, default realistic knobs) at a steady event rate, one durable batch per 200 ms as
  * the harness writes them (one zstd frame each, or JSONL lines). Prints one JSON line per second and a last one
  * with `done`. Usage: tsx src/soak/soak-writer.ts <path> <eventsPerSecond> <seconds> <zstd|jsonl> [sessionId] [seed]
  */
 
 import { open } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { batchText, headerLine, recordEventCount, streamSession } from '../core/generate/index.ts'
+import { batchText, headerLine, recordEventCount, streamSession } from '../generate/index.ts'
 import { zstdFrameAsync } from '../server/live-test-kit.ts'
 
 const [path, rateArg, secondsArg, encoding = 'zstd', id = 'session-soak', seedArg = '1'] = process.argv.slice(2)

@@ -6,7 +6,7 @@
  */
 
 import { connect, createServer, type Server, type Socket } from 'node:net'
-import { Rng } from '../core/generate/index.ts'
+import { Rng } from '../generate/index.ts'
 
 export interface CuttingProxyOptions {
   readonly upstreamPort: number

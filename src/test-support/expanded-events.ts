@@ -1,7 +1,7 @@
 /** Test helpers that turn a log into its expanded event list (packed rows as their member events), as the harness reads it. */
 
 import { expandPackedRow, isPackedRowTag, validatePackedRow, type PackedRow } from '../core/index.ts'
-import type { GeneratedEvent, GeneratedSession } from '../core/generate/index.ts'
+import type { GeneratedEvent, GeneratedSession } from '../generate/index.ts'
 
 /** The body lines of a JSONL log (header dropped), packed rows expanded. */
 export function eventsOfJsonl(jsonl: string): unknown[] {

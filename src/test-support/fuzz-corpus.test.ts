@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { loadContentChecksum } from '../core/decode/xxh64.ts'
-import { LensLog } from '../core/session/lens-log.ts'
+import { LensLog } from '../core/log/lens-log.ts'
 import { strictResults } from './fuzz-kit.ts'
 import { harnessVerdict } from './harness-oracle.ts'
 

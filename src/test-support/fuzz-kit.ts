@@ -9,7 +9,7 @@
 import { expandPackedRow, isPackedRowTag, validatePackedRow } from '../core/decode/packed-rows.ts'
 import type { ContentChecksum } from '../core/decode/zstd-container.ts'
 import type { PackedRow } from '../core/model/log-event.ts'
-import { LensLog } from '../core/session/lens-log.ts'
+import { LensLog } from '../core/log/lens-log.ts'
 
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
 

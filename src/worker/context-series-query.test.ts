@@ -12,14 +12,14 @@ import { deriveEventMessage, foldSurface } from '@deepseek-ai/dsh-session/surfac
 import { afterEach, describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
 import { estimateTokens } from '../core/model/token-estimate.ts'
-import { demoSessionJsonl } from '../core/generate/index.ts'
+import { demoSessionJsonl } from '../generate/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
 import { downsampleContext } from '../core/series/downsample-context.ts'
 import { eventsOfJsonl } from '../test-support/expanded-events.ts'
 import { harnessVerdict } from '../test-support/harness-oracle.ts'
 import { fixturesAvailable, listFixtures } from '../test-support/shared-fixtures.ts'
 import { createLensHost } from './lens-host.ts'
-import { LensSession } from './lens-session.ts'
+import { OpenLog } from './open-log.ts'
 import { PROTOCOL_VERSION, type LensResponse } from './protocol.ts'
 import type { ContextSeriesAnswer } from './context-series-query.ts'
 import { createInThreadClient } from './in-thread-client.ts'
@@ -178,7 +178,7 @@ describe('context-series query on a growing log', () => {
   })
 
   it('the session extends one series across queries as the log grows, and a new log starts a new one', async () => {
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     session.begin('demo.jsonl', null)
     session.push(DEMO.subarray(0, 3000))
     const series = session.contextSeries()
@@ -204,7 +204,7 @@ describe('context-series query on a growing log', () => {
 
 describe('a time-boxed build', () => {
   it('with no time at all every call folds in one surface node; the slices add up to the one-shot series', async () => {
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     session.begin('demo.jsonl', null)
     const once = fromScratch(DEMO, 100_000)
     // Asked before any byte: an empty series, caught up with an empty log.

@@ -1,6 +1,6 @@
 /**
  * Worker side of the context chart (issue 8 §4): the core's `ContextSeries` for the loaded log, cut down by
- * `downsampleContext` to the chart's pixel width and x range. The series itself lives in `LensSession` and is
+ * `downsampleContext` to the chart's pixel width and x range. The series itself lives in `OpenLog` and is
  * extended as events arrive (live logs too); this file only shapes one answer. Every array in the answer is
  * freshly allocated per query, so the host transfers their buffers instead of copying them.
  */

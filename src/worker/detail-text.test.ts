@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { countHidden } from '../core/text/hidden-chars.ts'
 import { FIXTURE_DIR, fixturesAvailable } from '../test-support/shared-fixtures.ts'
-import { LensSession } from './lens-session.ts'
+import { OpenLog } from './open-log.ts'
 import { RAW_JSON_MAX_CHARS } from './protocol.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}'
@@ -20,9 +20,9 @@ function toolResultLine(text: string): string {
   return JSON.stringify({ type: 'tool/result', seq: 0, time: 0, data: { turn: 0, step: 0, message }, surfaceOp: 'append' })
 }
 
-async function sessionOf(lines: string[]): Promise<LensSession> {
+async function sessionOf(lines: string[]): Promise<OpenLog> {
   const bytes = new TextEncoder().encode([HEADER, ...lines, ''].join('\n'))
-  const session = await LensSession.create()
+  const session = await OpenLog.create()
   session.begin('t.jsonl', bytes.length)
   session.push(bytes)
   session.finish()
@@ -30,7 +30,7 @@ async function sessionOf(lines: string[]): Promise<LensSession> {
 }
 
 /** Read the whole text back the way the inspector does: the detail's first part, then `detail-text` pieces. */
-function readAll(session: LensSession, index: number, step: number, fromDetail = true): { text: string; ends: number[] } {
+function readAll(session: OpenLog, index: number, step: number, fromDetail = true): { text: string; ends: number[] } {
   const detail = session.detail(index, index)
   let text = fromDetail ? (detail?.rawJson ?? '') : ''
   const ends = [text.length]
@@ -91,7 +91,7 @@ describe('detail-text', () => {
 
   it.skipIf(!fixturesAvailable())('an upgraded legacy event: its on-disk JSON comes in pieces too', async () => {
     const bytes = readFileSync(`${FIXTURE_DIR}web--code-mode-round--session.jsonl`)
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     session.begin('legacy.jsonl', bytes.length)
     session.push(bytes)
     session.finish()

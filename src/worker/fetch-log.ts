@@ -4,7 +4,7 @@
  * when a link is opened) and no chunk is copied or posted on the way.
  */
 
-export interface OpenedLog {
+export interface LogDownload {
   readonly body: ReadableStreamDefaultReader<Uint8Array>
   /** From Content-Length, when the server sent a usable one (the progress bar's total). */
   readonly totalBytes: number | null
@@ -17,7 +17,7 @@ export class LogFetchError extends Error {}
  * @param label the URL as the user gave it (relative, as typed), for the message
  * @throws LogFetchError with `Could not read LABEL: why`; an abort rejects with the platform's AbortError
  */
-export async function openLogUrl(url: string, label: string, signal: AbortSignal): Promise<OpenedLog> {
+export async function openLogUrl(url: string, label: string, signal: AbortSignal): Promise<LogDownload> {
   let response: Response
   try {
     response = await fetch(url, { signal })

@@ -5,12 +5,12 @@
  */
 
 import { createLensHost } from './lens-host.ts'
-import type { LensSessionOptions } from './lens-session.ts'
+import type { OpenLogOptions } from './open-log.ts'
 import { createSummaryEncoder } from './summary-delta.ts'
 import { createClient, type LensClient } from './worker-client.ts'
 
 /** Same protocol, same host, no worker: for tests (messages still go through a macrotask, as with a worker). */
-export function createInThreadClient(options: LensSessionOptions = {}): LensClient {
+export function createInThreadClient(options: OpenLogOptions = {}): LensClient {
   return createClient((receive) => {
     let open = true
     // Encoded as the worker does, so tests run the same summary deltas as the page.

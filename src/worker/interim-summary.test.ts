@@ -5,9 +5,9 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { generatePreset, toJsonl } from '../core/generate/index.ts'
+import { generatePreset, toJsonl } from '../generate/index.ts'
 import { createLensHost, FIRST_WINDOW_ROWS } from './lens-host.ts'
-import { FIRST_SLICE_BYTES } from './lens-session.ts'
+import { FIRST_SLICE_BYTES } from './open-log.ts'
 import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'
 import { foldInNode } from '../../e2e/support/expected.ts'
 

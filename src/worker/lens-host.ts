@@ -1,12 +1,12 @@
 /**
  * The worker's message loop, separate from the worker global so the same code runs in-thread (tests, jsdom):
- * each inbound message is parsed once by `parseRequest`, then dispatched to the `LensSession`.
+ * each inbound message is parsed once by `parseRequest`, then dispatched to the `OpenLog`.
  */
 
 import { contextSeriesAnswer } from './context-series-query.ts'
-import { LensSession, SERIES_SLICE_MS, type LensSessionOptions } from './lens-session.ts'
+import { OpenLog, SERIES_SLICE_MS, type OpenLogOptions } from './open-log.ts'
 import { logPrefixFile } from './log-prefix-file.ts'
-import { LogFetchError, openLogUrl, readFailure, type OpenedLog } from './fetch-log.ts'
+import { LogFetchError, openLogUrl, readFailure, type LogDownload } from './fetch-log.ts'
 import { SearchQueries } from './search-query.ts'
 import { yieldToEventLoop } from './yield-to-event-loop.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from './step-request-query.ts'
@@ -39,7 +39,7 @@ export type PostResponse = (message: LensResponse, transfer: Transferable[]) => 
 
 type UrlRequest = Extract<LensRequest, { type: 'load-url' }>
 
-export interface LensHostOptions extends LensSessionOptions {
+export interface LensHostOptions extends OpenLogOptions {
   /** How far a download is read ahead of the fold (default READ_AHEAD_BYTES; tests use less). */
   readonly readAheadBytes?: number
 }
@@ -47,7 +47,7 @@ export interface LensHostOptions extends LensSessionOptions {
 /** Build the handler for one worker (or in-thread host). `post` sends a response back. */
 export function createLensHost(post: PostResponse, options: LensHostOptions = {}): (data: unknown) => void {
   const readAhead = options.readAheadBytes ?? READ_AHEAD_BYTES
-  const ready = LensSession.create(options)
+  const ready = OpenLog.create(options)
   const searches = new SearchQueries()
   let activeLoad = -1
   let live = false
@@ -67,14 +67,14 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     windowSent = false
   }
 
-  const sendProgress = (session: LensSession, loadId: number, force: boolean): void => {
+  const sendProgress = (session: OpenLog, loadId: number, force: boolean): void => {
     const now = Date.now()
     if (!force && now - lastProgressAt < PROGRESS_INTERVAL_MS) return
     lastProgressAt = now
     post({ v: PROTOCOL_VERSION, type: 'progress', loadId, progress: session.progress() }, [])
   }
 
-  const sendSummary = (session: LensSession, loadId: number): void => {
+  const sendSummary = (session: OpenLog, loadId: number): void => {
     lastSummaryAt = Date.now()
     const summary = session.summary()
     // The first summary with events brings what the panes show first: the rows' and the cursor's queries would
@@ -89,7 +89,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     post({ v: PROTOCOL_VERSION, type: 'summary', loadId, summary, ...(firstWindow === undefined ? {} : { firstWindow }) }, [])
   }
 
-  const sendInterimSummary = (session: LensSession, loadId: number): void => {
+  const sendInterimSummary = (session: OpenLog, loadId: number): void => {
     if (session.lensLog.length === 0) return
     if (interimSent && Date.now() - lastSummaryAt < INTERIM_SUMMARY_INTERVAL_MS) return
     interimSent = true
@@ -131,7 +131,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
   }
 
   /** The load is over (all read, cut by the budget, or a file cancelled mid-slice): final progress and summary. */
-  const closeLoad = (session: LensSession, loadId: number, cancelled: boolean): void => {
+  const closeLoad = (session: OpenLog, loadId: number, cancelled: boolean): void => {
     open = false
     dropPending()
     // Cut by the budget: the rest of a download is never read, so stop it (a no-op once the body has ended).
@@ -141,7 +141,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     sendSummary(session, loadId)
   }
 
-  const drainChunks = async (session: LensSession, loadId: number): Promise<void> => {
+  const drainChunks = async (session: OpenLog, loadId: number): Promise<void> => {
     if (drainingLoad === loadId) return
     drainingLoad = loadId
     while (activeLoad === loadId && open) {
@@ -183,7 +183,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
 
   // Live summaries are throttled with a trailing edge: a burst of chunks always ends with a summary of all of them.
   let liveTimer: ReturnType<typeof setTimeout> | undefined
-  const scheduleLiveSummary = (session: LensSession, loadId: number): void => {
+  const scheduleLiveSummary = (session: OpenLog, loadId: number): void => {
     if (liveTimer !== undefined) return
     const wait = Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - lastSummaryAt))
     liveTimer = setTimeout(() => {
@@ -192,7 +192,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     }, wait)
   }
 
-  const fail = (session: LensSession, loadId: number, error: unknown): void => {
+  const fail = (session: OpenLog, loadId: number, error: unknown): void => {
     let summary = null
     try {
       session.finish(true)
@@ -212,7 +212,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     )
   }
 
-  const loadFile = async (session: LensSession, loadId: number, file: File): Promise<void> => {
+  const loadFile = async (session: OpenLog, loadId: number, file: File): Promise<void> => {
     activeLoad = loadId
     live = false
     fileLoad = true
@@ -243,7 +243,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
    * `load-url` requests are fetched the moment they arrive, before the session is ready (the checksum's WebAssembly
    * compiles meanwhile, at page boot); `loadUrl` takes the response over in message order.
    */
-  const early = new Map<number, { controller: AbortController; opened: Promise<OpenedLog> }>()
+  const early = new Map<number, { controller: AbortController; opened: Promise<LogDownload> }>()
   const startFetch = (req: UrlRequest): void => {
     const controller = new AbortController()
     const opened = openLogUrl(req.url, req.label, controller.signal)
@@ -253,7 +253,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
   }
 
   /** `?log=`: fetched here, its body folded through the same chunk queue as a stream, one chunk per task. */
-  const loadUrl = async (session: LensSession, req: UrlRequest): Promise<void> => {
+  const loadUrl = async (session: OpenLog, req: UrlRequest): Promise<void> => {
     stopDownload()
     const { loadId } = req
     activeLoad = loadId
@@ -313,7 +313,7 @@ export function createLensHost(post: PostResponse, options: LensHostOptions = {}
     }
   }
 
-  const answer = (session: LensSession, req: QueryRequest): void => {
+  const answer = (session: OpenLog, req: QueryRequest): void => {
     try {
       let result: unknown
       const transfer: Transferable[] = []

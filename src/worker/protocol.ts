@@ -81,7 +81,7 @@ export interface LogSummary {
   readonly sizeBudget: SizeBudgetCut | null
 }
 
-/** Where the decoded-bytes budget (`DECODED_BYTES_BUDGET`, lens-session.ts) stopped a load. */
+/** Where the decoded-bytes budget (`DECODED_BYTES_BUDGET`, open-log.ts) stopped a load. */
 export interface SizeBudgetCut {
   /** The budget, in decoded (plain-text) bytes. */
   readonly budgetBytes: number

@@ -1,8 +1,8 @@
 /** The linear forest layout for big replace graphs: every node placed once, no two boxes overlap, parents above. */
 
 import { describe, expect, it } from 'vitest'
-import { generatePreset, toJsonl } from '../core/generate/index.ts'
-import { LensSession } from './lens-session.ts'
+import { generatePreset, toJsonl } from '../generate/index.ts'
+import { OpenLog } from './open-log.ts'
 import type { ReplacementInfo } from './protocol.ts'
 import { layoutForest, nestingParents } from './replace-forest-layout.ts'
 import { FOREST_LAYOUT_ABOVE, REPLACE_NODE_SIZE, layoutReplacements } from './replace-layout.ts'
@@ -36,7 +36,7 @@ function checkLayout(replacements: readonly ReplacementInfo[]): void {
 
 describe('layoutForest', () => {
   it('lays out the 5,000-replacement preset: every node once, no overlaps, nested below their parent, page-shaped', async () => {
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     const bytes = new TextEncoder().encode(toJsonl(generatePreset('graph-5k')))
     session.begin('graph-5k.jsonl', bytes.length)
     session.push(bytes)

@@ -6,12 +6,12 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { generateSession, headerLine, batchText, toJsonl } from '../core/generate/index.ts'
+import { generateSession, headerLine, batchText, toJsonl } from '../generate/index.ts'
 import { eventsOfJsonl } from '../test-support/expanded-events.ts'
 import { harnessVerdict } from '../test-support/harness-oracle.ts'
 import { zstdFrame } from '../test-support/zstd-frames.ts'
 import { concatBytes as concat } from '../test-support/fuzz-kit.ts'
-import { DECODED_BYTES_BUDGET, LensSession } from './lens-session.ts'
+import { DECODED_BYTES_BUDGET, OpenLog } from './open-log.ts'
 import { createInThreadClient } from './in-thread-client.ts'
 import type { LogSummary } from './protocol.ts'
 
@@ -29,8 +29,8 @@ function keptPrefix(text: string, budget: number): string {
   return new TextDecoder().decode(bytes.subarray(0, nl + 1))
 }
 
-async function loadBlob(bytes: Uint8Array, budget = BUDGET): Promise<LensSession> {
-  const s = await LensSession.create({ decodedBytesBudget: budget })
+async function loadBlob(bytes: Uint8Array, budget = BUDGET): Promise<OpenLog> {
+  const s = await OpenLog.create({ decodedBytesBudget: budget })
   s.begin('test.jsonl', bytes.length)
   expect(await s.loadBlob(new Blob([bytes as Uint8Array<ArrayBuffer>]), () => true)).toBe(true)
   s.finish()
@@ -38,7 +38,7 @@ async function loadBlob(bytes: Uint8Array, budget = BUDGET): Promise<LensSession
 }
 
 /** The summary and cursor equal the harness's fold of the kept prefix. */
-function expectPrefixFold(s: LensSession, text: string, budget = BUDGET): LogSummary {
+function expectPrefixFold(s: OpenLog, text: string, budget = BUDGET): LogSummary {
   const prefix = keptPrefix(text, budget)
   const events = eventsOfJsonl(prefix)
   const verdict = harnessVerdict(events)
@@ -97,7 +97,7 @@ describe('decoded-bytes budget', () => {
   })
 
   it('a plain stream pushed in small pieces cuts at the same line', async () => {
-    const s = await LensSession.create({ decodedBytesBudget: BUDGET })
+    const s = await OpenLog.create({ decodedBytesBudget: BUDGET })
     s.begin('test.jsonl', null)
     for (let at = 0; at < plain.length; at += 333) s.push(plain.subarray(at, at + 333))
     s.finish()

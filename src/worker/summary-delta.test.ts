@@ -4,7 +4,7 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { generateSession, presetOptions, toJsonl } from '../core/generate/index.ts'
+import { generateSession, presetOptions, toJsonl } from '../generate/index.ts'
 import { createLensHost } from './lens-host.ts'
 import { PROTOCOL_VERSION, type LensResponse, type LogSummary, type ReplacementInfo } from './protocol.ts'
 import { createSummaryDecoder, createSummaryEncoder } from './summary-delta.ts'

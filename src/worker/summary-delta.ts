@@ -1,5 +1,5 @@
 /**
- * Summaries on the wire carry each replacement once. A load's replacements only ever grow (LensSession appends them
+ * Summaries on the wire carry each replacement once. A load's replacements only ever grow (OpenLog appends them
  * and starts over on a new load), yet every summary held all of them: with 5,000 replacements that is ~1.1 MB of
  * structured clone per summary, and the graph-5k bench lane traced 30-90 ms of deserializing plus the garbage of the
  * copies on the main thread for each interim summary while the log opened. So the worker's side sends only the

@@ -5,7 +5,7 @@
  */
 
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { generatePreset, toJsonl } from '../core/generate/index.ts'
+import { generatePreset, toJsonl } from '../generate/index.ts'
 import { foldInNode } from '../../e2e/support/expected.ts'
 import { createLensHost, type LensHostOptions } from './lens-host.ts'
 import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'

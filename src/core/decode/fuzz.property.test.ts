@@ -23,7 +23,7 @@ import {
   strictResults as strict,
   type ByteMutation,
 } from '../../test-support/fuzz-kit.ts'
-import type { LensLog } from '../session/lens-log.ts'
+import type { LensLog } from '../log/lens-log.ts'
 import { loadContentChecksum } from './xxh64.ts'
 
 const checksum = await loadContentChecksum()

@@ -10,7 +10,7 @@
 
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { ZSTD_MAGIC } from './zstd-container.ts'
 import { loadContentChecksum } from './xxh64.ts'
 

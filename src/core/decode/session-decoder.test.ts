@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest'
 import { zstdFrames } from '../../test-support/zstd-frames.ts'
 import { loadContentChecksum } from './xxh64.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { INVARIANT_CODES } from '../invariants/index.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0}'

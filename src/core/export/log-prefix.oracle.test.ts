@@ -15,7 +15,7 @@ import { validLogArb } from '../../test-support/log-arbitrary.ts'
 import { fixturesAvailable, listFixtures, listZstdFixtures } from '../../test-support/shared-fixtures.ts'
 import { expandPackedRow, isPackedRowTag, validatePackedRow } from '../decode/packed-rows.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { logPrefix } from './log-prefix.ts'
 
 const checksum = await loadContentChecksum()

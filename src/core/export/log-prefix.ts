@@ -7,7 +7,7 @@
  */
 
 import { cutPackedRow } from '../decode/packed-row-cut.ts'
-import type { LensLog } from '../session/lens-log.ts'
+import type { LensLog } from '../log/lens-log.ts'
 import { packedRowSize } from '../decode/packed-rows.ts'
 
 export interface LogPrefix {

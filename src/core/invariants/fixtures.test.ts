@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { fixturesAvailable, listFixtures, listZstdFixtures } from '../../test-support/shared-fixtures.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { INVARIANT_CODES } from './index.ts'
 
 const checksum = await loadContentChecksum()

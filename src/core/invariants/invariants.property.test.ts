@@ -12,7 +12,7 @@ import { harnessVerdict } from '../../test-support/harness-oracle.ts'
 import { mutatedJsonLogArb, validLogArb } from '../../test-support/log-arbitrary.ts'
 import { packRecords, toJsonlBytes } from '../../test-support/log-builder.ts'
 import { sessionInvariantVerdict } from '../../test-support/session-invariant-oracle.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { INVARIANT_CODES } from './index.ts'
 
 const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)

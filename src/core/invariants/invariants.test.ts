@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { LogBuilder, toJsonlBytes, type BuildStep, type TestEvent } from '../../test-support/log-builder.ts'
 import { harnessVerdict } from '../../test-support/harness-oracle.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { INVARIANT_CODES } from './index.ts'
 
 const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)

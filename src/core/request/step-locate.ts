@@ -8,7 +8,7 @@
  * messages). A step with no provider output yet (live, or a provider error) uses everything logged in it so far.
  */
 
-import type { LensLog } from '../session/lens-log.ts'
+import type { LensLog } from '../log/lens-log.ts'
 
 /** Which rule placed the request point: before the first provider output; the step ended without one; still open without one. */
 export type RequestBoundary = 'first-output' | 'step-end' | 'open'

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { directFirstDifference, harnessRequest } from '../../test-support/request-oracle.ts'
 import { fixturesAvailable, listFixtures } from '../../test-support/shared-fixtures.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { stepList, stepRequest } from './step-request.ts'
 
 const checksum = await loadContentChecksum()

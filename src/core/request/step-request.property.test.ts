@@ -24,7 +24,7 @@ import { requestLogArb, type RequestLog } from '../../test-support/request-log-a
 import type { ModelStep } from '../../test-support/request-log-builder.ts'
 import { directFirstDifference, harnessRequest } from '../../test-support/request-oracle.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { stepList, stepRequest, type StepRequestJson } from './step-request.ts'
 
 const checksum = await loadContentChecksum()

@@ -9,7 +9,7 @@ import { DeriveOutcome, deriveEventMessage } from '../fold/derive-message.ts'
 import { isDeepEqualJson } from '../fold/surface-checks.ts'
 import { isRecord } from '../model/log-event.ts'
 import { estimateTokens } from '../model/token-estimate.ts'
-import type { LensLog } from '../session/lens-log.ts'
+import type { LensLog } from '../log/lens-log.ts'
 import { PREFIX_FIELDS, canonicalHeader, headerChanges, type HeaderField } from './request-header.ts'
 import { firstNodeAfter, locateStep, stepSpans, type LocatedStep, type RequestBoundary } from './step-locate.ts'
 

@@ -10,7 +10,7 @@ import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { describe, expect, it } from 'vitest'
 import { validLogArb } from '../../test-support/log-arbitrary.ts'
 import { packRecords, toJsonlBytes, type TestEvent } from '../../test-support/log-builder.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { LogSearch, MAX_MATCHES_PER_EVENT, type SearchFilters } from './log-search.ts'
 import { compileMatcher } from './text-matcher.ts'
 

@@ -17,7 +17,7 @@ import { fixturesAvailable, listFixtures } from '../../test-support/shared-fixtu
 import { loadContentChecksum } from '../decode/xxh64.ts'
 import { isRecord } from '../model/log-event.ts'
 import { estimateTokens } from '../model/token-estimate.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { ContextSeries } from './context-series.ts'
 import { downsampleContext } from './downsample-context.ts'
 

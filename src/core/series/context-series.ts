@@ -17,7 +17,7 @@ import { Float64Vector, Int32Vector } from '../model/growable-array.ts'
 import { isRecord } from '../model/log-event.ts'
 import { estimateTokens } from '../model/token-estimate.ts'
 import type { ReplacementKind } from '../projection/compaction-links.ts'
-import type { LensLog } from '../session/lens-log.ts'
+import type { LensLog } from '../log/lens-log.ts'
 
 /** One replace operation (compaction summary, tool-result prune, other) and what it took off the surface. */
 export interface ContextMarker {

@@ -6,7 +6,7 @@
  */
 
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { demoSessionJsonl } from '../../core/generate/index.ts'
+import { demoSessionJsonl } from '../../generate/index.ts'
 import { createLensStore, type LensStore } from '../../store/create-lens-store.ts'
 import { LensProvider } from '../../store/lens-store-context.tsx'
 import { createInThreadClient } from '../../worker/in-thread-client.ts'

@@ -17,7 +17,7 @@ import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
 import { RequestMessageRow } from './RequestMessageRow.tsx'
 import { RequestPane } from './RequestPane.tsx'
 // The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
-import { demoSessionJsonl } from '../../../core/generate/index.ts'
+import { demoSessionJsonl } from '../../../generate/index.ts'
 
 const demoText = demoSessionJsonl()
 

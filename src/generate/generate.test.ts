@@ -2,7 +2,7 @@
 // with the replace shapes the demo must show and the chunk share of real sessions.
 import { describe, expect, it } from 'vitest'
 import { foldSurface } from '@deepseek-ai/dsh-session/surface'
-import { LensLog, loadContentChecksum } from '../index.ts'
+import { LensLog, loadContentChecksum } from '../core/index.ts'
 import {
   demoSessionJsonl,
   generatePreset,
@@ -12,7 +12,7 @@ import {
   type GeneratedEvent,
   type GeneratedSession,
 } from './index.ts'
-import { expandGeneratedSession as expand } from '../../test-support/expanded-events.ts'
+import { expandGeneratedSession as expand } from '../test-support/expanded-events.ts'
 
 async function lensLogOf(session: GeneratedSession): Promise<LensLog> {
   const log = new LensLog({ checksum: await loadContentChecksum() })

@@ -1,6 +1,7 @@
 /**
- * The worker-side holder of one decoded log: a `LensLog` plus the answers the panes ask for. A plain class with
- * no worker globals, so unit tests drive it in Node and a test harness can run it in-thread.
+ * The log open in the worker (`OpenLog`; not a dsh session, which is what the log records): a `LensLog` plus the
+ * answers the panes ask for. A plain class with no worker globals, so unit tests drive it in Node and a test
+ * harness can run it in-thread.
  *
  * Every answer is computed from the core's structures (`nodesAfter`, `RowList`, `replacements`); nothing here
  * re-implements fold semantics. Events are addressed by index (= seq for a valid log).
@@ -45,11 +46,11 @@ const FULL_LAYOUT_INTERVAL_MS = 1000
  * (README "Limits"), so this is ~1.9 GB of a worker heap Chromium caps at a few GB, and below the ~1.5 GB plain log
  * that may end the worker for lack of memory; the largest log tested in the browser is 114 MB. Past it a load keeps
  * the whole lines before it (every pane works on that prefix, its fold exact) and says so (`LogSummary.sizeBudget`,
- * diagnostic `size-budget`). Tests lower it through `LensSession.create` / `createLensHost`.
+ * diagnostic `size-budget`). Tests lower it through `OpenLog.create` / `createLensHost`.
  */
 export const DECODED_BYTES_BUDGET = 1024 * 1024 * 1024
 
-export interface LensSessionOptions {
+export interface OpenLogOptions {
   /** Most decoded bytes per log (default `DECODED_BYTES_BUDGET`). */
   readonly decodedBytesBudget?: number
 }
@@ -65,7 +66,7 @@ function deadline(ms: number): (() => boolean) | undefined {
   return () => performance.now() > end
 }
 
-export class LensSession {
+export class OpenLog {
   private log: LensLog
   private name = ''
   private totalBytes: number | null = null
@@ -94,12 +95,12 @@ export class LensSession {
   }
 
   /**
-   * Loads the zstd checksum (WebAssembly) once, then gives an empty session (libzstd compiles at a zstd log's
+   * Loads the zstd checksum (WebAssembly) once, then gives an empty open log (libzstd compiles at a zstd log's
    * first frame: zstd-wasm.ts).
    */
-  static async create(options: LensSessionOptions = {}): Promise<LensSession> {
+  static async create(options: OpenLogOptions = {}): Promise<OpenLog> {
     const checksum = await loadContentChecksum()
-    return new LensSession(checksum, options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
+    return new OpenLog(checksum, options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
   }
 
   private newLog(): LensLog {

@@ -1,9 +1,9 @@
-/** LensSession against the real harness fixtures (read in place) and their `expected/` answers. */
+/** OpenLog against the real harness fixtures (read in place) and their `expected/` answers. */
 
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { LensSession } from './lens-session.ts'
+import { OpenLog } from './open-log.ts'
 import { TOO_DEEP_NOTE } from './safe-json.ts'
 
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
@@ -11,7 +11,7 @@ const present = existsSync(FIXTURES)
 if (!present && process.env.CI === 'true') {
   throw new Error(`fixtures missing at ${FIXTURES}: CI needs the shared/ checkout next to this repository`)
 }
-if (!present) console.log(`lens-session.test: skipping fixture tests, ${FIXTURES} is missing`)
+if (!present) console.log(`open-log.test: skipping fixture tests, ${FIXTURES} is missing`)
 
 interface Expected {
   eventCount: number
@@ -22,8 +22,8 @@ interface Expected {
   deriveError?: string
 }
 
-async function load(bytes: Uint8Array, name = 'test.jsonl', sliceBytes = 64 * 1024): Promise<LensSession> {
-  const session = await LensSession.create()
+async function load(bytes: Uint8Array, name = 'test.jsonl', sliceBytes = 64 * 1024): Promise<OpenLog> {
+  const session = await OpenLog.create()
   session.begin(name, bytes.length)
   for (let offset = 0; offset < bytes.length; offset += sliceBytes) session.push(bytes.subarray(offset, offset + sliceBytes))
   session.finish()
@@ -32,7 +32,7 @@ async function load(bytes: Uint8Array, name = 'test.jsonl', sliceBytes = 64 * 10
 
 const names = present ? readdirSync(FIXTURES).filter((n) => n.endsWith('.jsonl')) : []
 
-describe.skipIf(!present)('LensSession on the real fixtures', () => {
+describe.skipIf(!present)('OpenLog on the real fixtures', () => {
   it.each(names)('%s matches the harness at the last event', async (name) => {
     const expected = JSON.parse(readFileSync(`${FIXTURES}expected/${name.replace(/\.jsonl$/, '.json')}`, 'utf8')) as Expected
     const session = await load(readFileSync(FIXTURES + name))
@@ -120,14 +120,14 @@ describe.skipIf(!present)('LensSession on the real fixtures', () => {
   })
 })
 
-describe('LensSession without fixtures', () => {
+describe('OpenLog without fixtures', () => {
   it('reads a Blob in slices, and stops when told to', async () => {
     const text = [
       '{"type":"session","version":0,"id":"s","createdAt":0}',
       '{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}',
       '',
     ].join('\n')
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     session.begin('blob.jsonl', text.length)
     expect(await session.loadBlob(new Blob([text]), () => true)).toBe(true)
     session.finish()
@@ -148,7 +148,7 @@ describe('LensSession without fixtures', () => {
       `{"type":"todo/write","seq":1,"time":0,"data":${deep}}`,
       '',
     ].join('\n')
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     session.begin('deep.jsonl', text.length)
     session.push(new TextEncoder().encode(text))
     session.finish()
@@ -163,7 +163,7 @@ describe('LensSession without fixtures', () => {
   })
 
   it('answers an empty log without throwing', async () => {
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     session.begin('empty', 0)
     session.finish()
     expect(session.stateAt(0)).toMatchObject({ index: -1, messageRowCount: 0 })
@@ -171,7 +171,7 @@ describe('LensSession without fixtures', () => {
   })
 })
 
-describe('LensSession replace-graph layout', () => {
+describe('OpenLog replace-graph layout', () => {
   const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}\n'
   const message = (seq: number, surfaceOp: unknown, extra: Record<string, unknown> = {}) =>
     `${JSON.stringify({ type: 'user/message', seq, time: seq, data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text: `m${seq}` }], source: { kind: 'user' } }, surfaceOp, ...extra })}\n`
@@ -180,7 +180,7 @@ describe('LensSession replace-graph layout', () => {
     message(2 * k, 'append') + message(2 * k + 1, { op: 'replace', start: 2 * k, end: 2 * k }, { sourceEventSeqs: [2 * k] })
 
   it('lays out every replacement as the log grows, and once more in full at the end', async () => {
-    const session = await LensSession.create()
+    const session = await OpenLog.create()
     const encode = (text: string) => new TextEncoder().encode(text)
     session.begin('live.jsonl', null)
     session.push(encode(HEADER + pair(0) + pair(1)))

@@ -1,6 +1,6 @@
 /** Shapes the generator produces: events and packed rows exactly as the harness writes them, grouped in batches. */
 
-import type { PackedRow } from '../model/log-event.ts'
+import type { PackedRow } from '../core/model/log-event.ts'
 
 /** The session header, with the harness's key order preserved by construction. */
 export interface GeneratedHeader {

@@ -5,7 +5,7 @@
  * max-tokens stop, and one-shot subagent children as their own logs.
  */
 
-import { estimateTokens } from '../../model/token-estimate.ts'
+import { estimateTokens } from '../../core/model/token-estimate.ts'
 import { AssistantStream } from '../assistant-stream.ts'
 import { Batcher } from '../batcher.ts'
 import { Rng } from '../prng.ts'

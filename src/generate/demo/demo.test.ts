@@ -2,13 +2,13 @@
 // is for (both compaction kinds incl. a nested one, a prune, /compact, max tokens, a failing then passing
 // test run) with a subagent child that links back to it.
 import { describe, expect, it } from 'vitest'
-import { LensLog, loadContentChecksum } from '../../index.ts'
-import { harnessVerdict } from '../../../test-support/harness-oracle.ts'
+import { LensLog, loadContentChecksum } from '../../core/index.ts'
+import { harnessVerdict } from '../../test-support/harness-oracle.ts'
 import { toJsonl } from '../jsonl.ts'
 import type { GeneratedEvent, GeneratedSession } from '../types.ts'
 import { CALLERS_CHILD } from './conversation.ts'
 import { childPath, demoFiles, demoSessions } from './index.ts'
-import { expandGeneratedSession as expand } from '../../../test-support/expanded-events.ts'
+import { expandGeneratedSession as expand } from '../../test-support/expanded-events.ts'
 
 type Data = Record<string, unknown> & { message?: { content: { type: string; text?: string; content?: { text: string }[] }[] } }
 const dataOf = (e: GeneratedEvent): Data => e.data as Data
