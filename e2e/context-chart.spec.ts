@@ -17,7 +17,7 @@ import { ContextSeries } from '../src/core/series/context-series.ts'
 import { startLensServer } from '../src/server/lens-server.ts'
 import { headerText } from '../src/server/live-test-kit.ts'
 import { markerText, shortCount } from '../src/ui/panes/context-chart/chart-values.ts'
-import type { ContextMarkerRow } from '../src/worker/context-series-query.ts'
+import type { ContextMarkerRow } from '../src/protocol/context-series.ts'
 import { waitLoaded, readmeScreenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 

@@ -21,7 +21,7 @@ const BOOT = resolve(SRC, 'ui/app/boot-app.ts')
 /** Worker-only modules and packages: what the entry must never import statically. */
 const WORKER_ONLY = [
   /^worker\/lens-host\.ts$/,
-  /^worker\/open-log\.ts$/,
+  /^view\//,
   /^worker\/lens\.worker\.ts$/,
   /^core\/decode\//,
   /^core\/fold\//,

@@ -9,7 +9,7 @@ import { createSourceSlice } from './slices/source-slice.ts'
 import { createSearchSlice } from './slices/search-slice.ts'
 import { createRequestSlice } from './slices/request-slice.ts'
 import type { LensState } from './slices/types.ts'
-import type { LensClient } from '../worker/worker-client.ts'
+import type { LensClient } from '../protocol/lens-client.ts'
 
 export type { LensState } from './slices/types.ts'
 export type LensStore = StoreApi<LensState> & { readonly client: LensClient }

@@ -6,7 +6,7 @@
  * entries are dropped when replacements arrive (`forgetOpenLifespans`).
  */
 
-import type { EventSummary, TranscriptList, TranscriptRowRef } from '../worker/protocol.ts'
+import type { EventSummary, TranscriptList, TranscriptRowRef } from '../protocol/event-views.ts'
 
 export class RowCache {
   private readonly rows: Record<TranscriptList, Map<number, TranscriptRowRef>> = { messages: new Map(), all: new Map() }

@@ -1,6 +1,6 @@
 /** Feeding bytes to a lens worker client in tests, the way the live controller and the file loader do. */
 
-import type { LensClient } from '../worker/worker-client.ts'
+import type { LensClient } from '../protocol/lens-client.ts'
 
 /**
  * Stream `chunks` into `c` as one load; resolves with its load id once the final summary arrived (or, with `end`

@@ -5,9 +5,10 @@
  */
 
 import { createLensHost } from './lens-host.ts'
-import type { OpenLogOptions } from './open-log.ts'
-import { createSummaryEncoder } from './summary-delta.ts'
-import { createClient, type LensClient } from './worker-client.ts'
+import type { OpenLogOptions } from '../view/open-log.ts'
+import { createSummaryEncoder } from '../protocol/summary-delta.ts'
+import { createClient } from './worker-client.ts'
+import type { LensClient } from '../protocol/lens-client.ts'
 
 /** Same protocol, same host, no worker: for tests (messages still go through a macrotask, as with a worker). */
 export function createInThreadClient(options: OpenLogOptions = {}): LensClient {

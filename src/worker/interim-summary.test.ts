@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import { generatePreset, toJsonl } from '../generate/index.ts'
 import { createLensHost, FIRST_WINDOW_ROWS } from './lens-host.ts'
-import { FIRST_SLICE_BYTES } from './open-log.ts'
-import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'
+import { FIRST_SLICE_BYTES } from '../view/open-log.ts'
+import { PROTOCOL_VERSION, type LensResponse } from '../protocol/messages.ts'
+import type { LogSummary } from '../protocol/log-summary.ts'
 import { foldInNode } from '../../e2e/support/expected.ts'
 
 const BYTES = new TextEncoder().encode(toJsonl(generatePreset('10k', 1)))

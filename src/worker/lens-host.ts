@@ -3,14 +3,14 @@
  * each inbound message is parsed once by `parseRequest`, then dispatched to the `OpenLog`.
  */
 
-import { contextSeriesAnswer } from './context-series-query.ts'
-import { OpenLog, SERIES_SLICE_MS, type OpenLogOptions } from './open-log.ts'
-import { logPrefixFile } from './log-prefix-file.ts'
+import { contextSeriesAnswer } from '../view/context-series-query.ts'
+import { OpenLog, SERIES_SLICE_MS, type OpenLogOptions } from '../view/open-log.ts'
+import { logPrefixFile } from '../view/log-prefix-file.ts'
 import { LogFetchError, openLogUrl, readFailure, type LogDownload } from './fetch-log.ts'
-import { SearchQueries } from './search-query.ts'
-import { yieldToEventLoop } from './yield-to-event-loop.ts'
-import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from './step-request-query.ts'
-import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from './protocol.ts'
+import { SearchQueries } from '../view/search-query.ts'
+import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
+import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from '../view/step-request-query.ts'
+import { PROTOCOL_VERSION, parseRequest, type LensRequest, type LensResponse, type QueryRequest } from '../protocol/messages.ts'
 
 /**
  * Progress and live summaries go out at most this often (10 Hz: a smooth bar), so a fast load does not flood the

@@ -1,7 +1,7 @@
 /** Worker entry: decoding and folding run here, never on the main thread. The loop itself is in `lens-host.ts`. */
 
 import { createLensHost } from './lens-host.ts'
-import { createSummaryEncoder } from './summary-delta.ts'
+import { createSummaryEncoder } from '../protocol/summary-delta.ts'
 
 const scope = self as unknown as DedicatedWorkerGlobalScope
 // Each replacement crosses to the main thread once: summaries carry only the new ones (summary-delta.ts).

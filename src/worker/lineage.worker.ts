@@ -1,8 +1,8 @@
-/** The lineage worker: unzips and scans a set of logs for the sessions tree (see session-bundle.ts). */
+/** The lineage worker: unzips and scans a set of logs for the sessions tree (see view/session-bundle.ts). */
 
 import { loadContentChecksum } from '../core/index.ts'
-import type { LineageRequest, LineageResponse } from './lineage-protocol.ts'
-import { scanBundle } from './session-bundle.ts'
+import type { LineageRequest, LineageResponse } from '../protocol/lineage.ts'
+import { scanBundle } from '../view/session-bundle.ts'
 
 const checksum = loadContentChecksum()
 const scope = self as unknown as DedicatedWorkerGlobalScope

@@ -11,9 +11,9 @@ import { eventsOfJsonl } from '../test-support/expanded-events.ts'
 import { harnessVerdict } from '../test-support/harness-oracle.ts'
 import { zstdFrame } from '../test-support/zstd-frames.ts'
 import { concatBytes as concat } from '../test-support/fuzz-kit.ts'
-import { DECODED_BYTES_BUDGET, OpenLog } from './open-log.ts'
+import { DECODED_BYTES_BUDGET, OpenLog } from '../view/open-log.ts'
 import { createInThreadClient } from './in-thread-client.ts'
-import type { LogSummary } from './protocol.ts'
+import type { LogSummary } from '../protocol/log-summary.ts'
 
 const BUDGET = 10 * 1024
 const encoder = new TextEncoder()

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { generatePreset, toJsonl } from '../generate/index.ts'
 import { foldInNode } from '../../e2e/support/expected.ts'
 import { createLensHost, type LensHostOptions } from './lens-host.ts'
-import { PROTOCOL_VERSION, type LensResponse, type LogSummary } from './protocol.ts'
+import { PROTOCOL_VERSION, type LensResponse } from '../protocol/messages.ts'
+import type { LogSummary } from '../protocol/log-summary.ts'
 
 const BYTES = new TextEncoder().encode(toJsonl(generatePreset('10k', 1)))
 const URL_ = 'http://lens.test/logs/10k.jsonl'

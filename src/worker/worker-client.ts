@@ -5,41 +5,9 @@
  * runs the same host in this thread for unit and component tests.
  */
 
-import { createSummaryDecoder } from './summary-delta.ts'
-import {
-  PROTOCOL_VERSION,
-  parseResponse,
-  type CursorSnapshot,
-  type LensRequest,
-  type LensResponse,
-  type QueryRequest,
-  type QueryResults,
-} from './protocol.ts'
-
-type QueryType = QueryRequest['type']
-type QueryArgs<T extends QueryType> = Omit<Extract<QueryRequest, { type: T }>, 'v' | 'id' | 'type'>
-
-/** Load-level events the store listens to (progress, summaries, failures) plus coalesced snapshots. */
-export type ClientEvent =
-  Extract<LensResponse, { loadId: number }> | { readonly type: 'snapshot'; readonly snapshot: CursorSnapshot }
-
-export interface LensClient {
-  /** Read a File in the worker; returns the load id. */
-  loadFile(file: File): number
-  /** Fetch a same-origin URL in the worker and fold it as it downloads; returns the load id (see `load-url`). */
-  loadUrl(url: string, label: string, name: string): number
-  /** Start a byte stream (a live source); feed it with `pushChunk`, close with `endStream`. */
-  beginStream(name: string, totalBytes: number | null, live: boolean): number
-  pushChunk(loadId: number, bytes: Uint8Array): void
-  endStream(loadId: number): void
-  cancel(loadId: number): void
-  query<T extends QueryType>(type: T, args: QueryArgs<T>): Promise<QueryResults[T]>
-  /** Ask for the cursor state; answers arrive as `snapshot` events, superseded requests are dropped. */
-  requestState(index: number): void
-  subscribe(listener: (event: ClientEvent) => void): () => void
-  dispose(): void
-}
-
+import { createSummaryDecoder } from '../protocol/summary-delta.ts'
+import { PROTOCOL_VERSION, parseResponse, type LensRequest, type LensResponse, type QueryResults } from '../protocol/messages.ts'
+import type { ClientEvent, LensClient, QueryArgs, QueryType } from '../protocol/lens-client.ts'
 export interface Port {
   post(message: LensRequest, transfer: Transferable[]): void
   close(): void

@@ -4,7 +4,7 @@
  */
 
 import { nextMark, previousMark } from '../timeline-steps.ts'
-import type { CursorSnapshot } from '../../worker/protocol.ts'
+import type { CursorSnapshot } from '../../protocol/log-summary.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type MarkKind = 'surface' | 'replace' | 'turn' | 'diagnostic'

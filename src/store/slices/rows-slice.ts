@@ -1,7 +1,7 @@
 /** Lazy row fetching for the virtualized panes: asks the worker only for what is visible and not cached. */
 
 import { RowCache } from '../row-cache.ts'
-import type { TranscriptList } from '../../worker/protocol.ts'
+import type { TranscriptList } from '../../protocol/event-views.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export interface RowsSlice {

@@ -1,11 +1,12 @@
 /**
  * Full-text search as view state: the query, the rows found so far (capped by the worker at `SEARCH_ROWS_MAX`),
  * the exact count, and when a matching message was on the surface. The worker does the searching in slices
- * (src/worker/search-query.ts); this slice pulls slice after slice while its search is the current one, restarts
+ * (src/view/search-query.ts); this slice pulls slice after slice while its search is the current one, restarts
  * on a new query (typing is debounced), and pulls again when a live log grows or a new log loads.
  */
 
-import type { SearchBatch, SearchMatchRow, SearchSpec } from '../../worker/protocol.ts'
+import type { SearchBatch, SearchSpec } from '../../protocol/search.ts'
+import type { SearchMatch } from '../../core/index.ts'
 import type { LensSliceCreator } from './types.ts'
 
 /** Typing settles this long before a query is sent. */
@@ -13,7 +14,7 @@ export const SEARCH_DEBOUNCE_MS = 150
 
 export interface SearchResults {
   readonly searchId: number
-  readonly matches: readonly SearchMatchRow[]
+  readonly matches: readonly SearchMatch[]
   readonly total: number
   readonly scanned: number
   readonly length: number

@@ -3,7 +3,7 @@
  * pane comes from the worker's detail answer (`surfaceCounterpart`, `transcriptCounterparts`), never from here.
  */
 
-import type { EventDetail } from '../../worker/protocol.ts'
+import type { EventDetail } from '../../protocol/event-views.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type SelectionOrigin = 'transcript' | 'surface' | 'graph' | 'diagnostics' | 'inspector' | 'link'

@@ -7,7 +7,7 @@
  * sits on the last event. Starting any other load replaces the feed.
  */
 
-import type { LoadProgress, LogSummary } from '../../worker/protocol.ts'
+import type { LoadProgress, LogSummary } from '../../protocol/log-summary.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error'

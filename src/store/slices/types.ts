@@ -8,7 +8,7 @@ import type { SelectionSlice } from './selection-slice.ts'
 import type { SourceSlice } from './source-slice.ts'
 import type { SearchSlice } from './search-slice.ts'
 import type { RequestSlice } from './request-slice.ts'
-import type { LensClient } from '../../worker/worker-client.ts'
+import type { LensClient } from '../../protocol/lens-client.ts'
 
 export type LensState = SourceSlice & CursorSlice & SelectionSlice & LayoutSlice & RowsSlice & SearchSlice & RequestSlice
 

@@ -6,7 +6,7 @@
 
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import { selectSummary } from '../../store/selectors.ts'
-import type { SizeBudgetCut } from '../../worker/protocol.ts'
+import type { SizeBudgetCut } from '../../protocol/log-summary.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { formatCount } from '../shared/format-count.ts'
 

@@ -9,7 +9,7 @@
  */
 
 import type { LensStore } from '../../store/create-lens-store.ts'
-import { yieldToEventLoop } from '../../worker/yield-to-event-loop.ts'
+import { yieldToEventLoop } from '../../platform/yield-to-event-loop.ts'
 
 export async function bootApp(store: LensStore, container: HTMLElement): Promise<void> {
   const { createRoot } = await import('react-dom/client')

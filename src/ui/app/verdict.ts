@@ -1,6 +1,6 @@
 /** Pure: the one-line reject verdict for a summary (first fold violation, else the first error-level defect). */
 
-import type { LogSummary } from '../../worker/protocol.ts'
+import type { LogSummary } from '../../protocol/log-summary.ts'
 
 export function rejectVerdict(summary: LogSummary | null): { where: string; message: string } | null {
   if (summary === null) return null

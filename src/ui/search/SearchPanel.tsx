@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react'
 import { KNOWN_SESSION_EVENT_TYPES } from '../../core/load/known-event-types.ts'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
-import type { SearchSpec } from '../../worker/protocol.ts'
+import type { SearchSpec } from '../../protocol/search.ts'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { HighlightedSnippet } from './HighlightedSnippet.tsx'
 import { focusesSearch, searchBoxAction } from './search-keys.ts'

@@ -7,8 +7,7 @@
 
 import { create } from 'zustand'
 import type { LensStore } from '../../store/create-lens-store.ts'
-import type { LineageRequest, LineageResponse } from '../../worker/lineage-protocol.ts'
-import type { BundleResult, BundleSource } from '../../worker/session-bundle.ts'
+import type { BundleResult, BundleSource, LineageRequest, LineageResponse } from '../../protocol/lineage.ts'
 
 export interface BundleState {
   result: BundleResult | null

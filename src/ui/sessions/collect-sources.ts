@@ -4,7 +4,7 @@
  * Main thread, but only file handles: no bytes are read here.
  */
 
-import type { BundleSource } from '../../worker/session-bundle.ts'
+import type { BundleSource } from '../../protocol/lineage.ts'
 
 function readEntries(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
   return new Promise((resolve, reject) => reader.readEntries(resolve, reject))

@@ -5,7 +5,7 @@
  * into the DOM cut to what the box shows (display-clip.ts): the rest would only cost layout.
  */
 
-import type { EventSummary } from '../../worker/protocol.ts'
+import type { EventSummary } from '../../protocol/event-views.ts'
 import { VisibleText, keepOriginalsOnCopy } from './VisibleText.tsx'
 import { COMPACT_TEXT_CLIP, ROW_TEXT_CLIP, TOOL_ARGS_CLIP, clipForDisplay } from './display-clip.ts'
 import { formatCount } from './format-count.ts'

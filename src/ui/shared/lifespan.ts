@@ -4,7 +4,7 @@
  * Index arithmetic only; the fold's answer (entered / shadowed) is the core's.
  */
 
-import type { EventSummary } from '../../worker/protocol.ts'
+import type { EventSummary } from '../../protocol/event-views.ts'
 
 export interface Lifespan {
   readonly from: number

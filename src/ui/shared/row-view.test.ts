@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { EventSummary } from '../../worker/protocol.ts'
+import type { EventSummary } from '../../protocol/event-views.ts'
 import { replaceRangeText, rowView, shadowedAt } from './row-view.ts'
 
 const base: EventSummary = {

@@ -3,7 +3,7 @@
  * the cursor (e.g. "shadowed at index i <= cursor"); the fold itself is never re-derived here.
  */
 
-import type { EventSummary } from '../../worker/protocol.ts'
+import type { EventSummary } from '../../protocol/event-views.ts'
 import { formatCount } from './format-count.ts'
 
 export type RowTone = 'user' | 'assistant' | 'tool' | 'log' | 'chunks' | 'replacement'

@@ -11,7 +11,7 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectCursor, selectSummary } from '../../../store/selectors.ts'
-import type { ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
+import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
 import { useChartColors, type ChartColors } from './chart-colors.ts'
 import {
   bucketOf,

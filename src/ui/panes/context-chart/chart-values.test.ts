@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { demoSessionJsonl } from '../../../generate/index.ts'
 import { LensLog, loadContentChecksum } from '../../../core/index.ts'
 import { ContextSeries } from '../../../core/series/context-series.ts'
-import { contextSeriesAnswer } from '../../../worker/context-series-query.ts'
+import { contextSeriesAnswer } from '../../../view/context-series-query.ts'
 import {
   bucketOf,
   bucketValues,

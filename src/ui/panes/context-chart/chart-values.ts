@@ -4,7 +4,7 @@
  * wording and the mapping are unit-tested without a canvas.
  */
 
-import type { ContextMarkerRow, ContextSeriesAnswer } from '../../../worker/context-series-query.ts'
+import type { ContextMarkerRow, ContextSeriesAnswer } from '../../../protocol/context-series.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
 /** 1234 -> "1.2k", 1_500_000 -> "1.5M"; small counts stay exact. */

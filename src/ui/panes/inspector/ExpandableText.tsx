@@ -15,7 +15,7 @@
 import { useState } from 'react'
 import type { HiddenCounts } from '../../../core/text/hidden-chars.ts'
 import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
-import type { DetailTextField, DetailTextInfo } from '../../../worker/detail-text.ts'
+import type { DetailTextField, DetailTextInfo } from '../../../protocol/event-views.ts'
 import { VisibleText, keepOriginalsOnCopy } from '../../shared/VisibleText.tsx'
 import { formatCount } from '../../shared/format-count.ts'
 

@@ -2,7 +2,7 @@
 
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectDetail, selectSelected } from '../../../store/selectors.ts'
-import type { EventDetail } from '../../../worker/protocol.ts'
+import type { EventDetail } from '../../../protocol/event-views.ts'
 import { SeqBadge } from '../../shared/SeqBadge.tsx'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 import { ExpandableText } from './ExpandableText.tsx'

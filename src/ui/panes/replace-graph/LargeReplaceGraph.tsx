@@ -8,8 +8,8 @@
 
 import { useReactFlow, useStore, type NodeMouseHandler, type Edge } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react'
-import type { ReplacementInfo } from '../../../worker/protocol.ts'
-import { REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../../../worker/replace-layout.ts'
+import type { ReplacementInfo } from '../../../protocol/log-summary.ts'
+import { REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../../../protocol/replace-layout.ts'
 import { useChartColors } from '../context-chart/chart-colors.ts'
 import { drawOverview, parentIndices, type OverviewColors } from './draw-overview.ts'
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'

@@ -12,7 +12,7 @@
  */
 
 import { memo } from 'react'
-import type { ReplacementInfo } from '../../../worker/protocol.ts'
+import type { ReplacementInfo } from '../../../protocol/log-summary.ts'
 import { KIND_LABEL } from './ReplaceNode.tsx'
 
 const BLOCK = 256

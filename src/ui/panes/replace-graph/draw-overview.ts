@@ -4,8 +4,8 @@
  * ~5,000 rects and lines cost 1-3 ms a frame, where as many React Flow nodes cost 50-130 ms tasks.
  */
 
-import type { ReplacementInfo } from '../../../worker/protocol.ts'
-import type { ReplaceLayout } from '../../../worker/replace-layout.ts'
+import type { ReplacementInfo } from '../../../protocol/log-summary.ts'
+import type { ReplaceLayout } from '../../../protocol/replace-layout.ts'
 import type { ViewBox } from './visible-nodes.ts'
 
 export interface OverviewColors {

@@ -1,8 +1,8 @@
 /** Pure: which of the replace graph's two views a log gets (ReplaceGraphPane). */
 
 import type { LoadState } from '../../../store/slices/source-slice.ts'
-import type { LoadProgress } from '../../../worker/protocol.ts'
-import { LEAVES_COLLAPSE_ABOVE } from '../../../worker/replace-layout.ts'
+import type { LoadProgress } from '../../../protocol/log-summary.ts'
+import { LEAVES_COLLAPSE_ABOVE } from '../../../protocol/replace-layout.ts'
 
 /** Above this many replacements in the log (where the worker collapses leaves, so each replacement is one node),
  * React Flow gets only the nodes in view and a canvas draws the far view (LargeReplaceGraph); below it every node up

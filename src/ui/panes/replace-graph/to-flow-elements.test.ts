@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { ReplacementInfo } from '../../../worker/protocol.ts'
-import { LEAF_NODES_MAX, layoutReplacements } from '../../../worker/replace-layout.ts'
-import { flowElementsBuilder, replaceNodeId, toFlowElements } from './to-flow-elements.ts'
+import type { ReplacementInfo } from '../../../protocol/log-summary.ts'
+import { LEAF_NODES_MAX, layoutReplacements } from '../../../view/replace-layout.ts'
+import { replaceNodeId } from '../../../protocol/replace-layout.ts'
+import { flowElementsBuilder, toFlowElements } from './to-flow-elements.ts'
 
 const replacement = (
   seq: number,

@@ -5,16 +5,14 @@
  */
 
 import type { Edge, Node } from '@xyflow/react'
-import type { ReplacementInfo } from '../../../worker/protocol.ts'
+import type { ReplacementInfo } from '../../../protocol/log-summary.ts'
 import {
   LEAF_NODE_SIZE,
   REPLACE_NODE_SIZE,
   replaceNodeId,
   type GraphLeaf,
   type ReplaceLayout,
-} from '../../../worker/replace-layout.ts'
-
-export { replaceNodeId } from '../../../worker/replace-layout.ts'
+} from '../../../protocol/replace-layout.ts'
 
 export interface ReplaceNodeData extends Record<string, unknown> {
   readonly replacement: ReplacementInfo

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ReplaceLayout } from '../../../worker/replace-layout.ts'
+import type { ReplaceLayout } from '../../../protocol/replace-layout.ts'
 import { mountBudget, sameIndices, visibleReplacements } from './visible-nodes.ts'
 
 /** A row of `n` boxes, 100 apart on x. */

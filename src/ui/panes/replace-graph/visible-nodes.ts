@@ -1,6 +1,6 @@
 /** Pure: which of the first `count` laid-out replacements a viewport shows (the large graph mounts only those). */
 
-import type { ReplaceLayout } from '../../../worker/replace-layout.ts'
+import type { ReplaceLayout } from '../../../protocol/replace-layout.ts'
 
 export interface ViewBox {
   /** React Flow's transform: screen = flow * zoom + (x, y). */

@@ -5,7 +5,7 @@
  * and the estimate disagree. Contract: `[data-testid=request-diff]` with `data-first-difference` (index, or empty).
  */
 
-import type { HeaderChangeDetail, StepRequestView } from '../../../worker/step-request-query.ts'
+import type { HeaderChangeDetail, StepRequestView } from '../../../protocol/step-request.ts'
 import { SeqButton } from './SeqButton.tsx'
 import { formatCount } from '../../shared/format-count.ts'
 

@@ -4,7 +4,7 @@
  * they are; anything from the log is rendered as text.
  */
 
-import type { StepRequestView } from '../../../worker/step-request-query.ts'
+import type { StepRequestView } from '../../../protocol/step-request.ts'
 import { SeqButton } from './SeqButton.tsx'
 import { formatCount } from '../../shared/format-count.ts'
 

@@ -1,6 +1,6 @@
 /** One message of a step's request: position, seq, role, estimated tokens, how it changed since the previous step, and its text (as text). */
 
-import type { RequestMessageRow as Row } from '../../../worker/step-request-query.ts'
+import type { RequestMessageRow as Row } from '../../../protocol/step-request.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
 export type RowChange = 'kept' | 'appended' | 'replacement'

@@ -11,7 +11,7 @@ import { LensLog, loadContentChecksum, stepPositionAt, stepRequest, type StepReq
 import { createLensStore, type LensState, type LensStore } from '../../../store/create-lens-store.ts'
 import { LensProvider } from '../../../store/lens-store-context.tsx'
 import { createInThreadClient } from '../../../worker/in-thread-client.ts'
-import type { StepRequestView } from '../../../worker/step-request-query.ts'
+import type { StepRequestView } from '../../../protocol/step-request.ts'
 import { RequestDiffBar } from './RequestDiffBar.tsx'
 import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
 import { RequestMessageRow } from './RequestMessageRow.tsx'

@@ -3,7 +3,7 @@
  * `lens request FILE --step T.S --json` prints (the main thread only hands the text on).
  */
 
-import type { LensClient } from '../../../worker/worker-client.ts'
+import type { LensClient } from '../../../protocol/lens-client.ts'
 import type { StepRef } from '../../../store/slices/request-slice.ts'
 import { formatCount } from '../../shared/format-count.ts'
 

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import type { StepListEntry } from '../../../core/index.ts'
-import type { StepRequestAnswer, StepTarget } from '../../../worker/step-request-query.ts'
+import type { StepRequestAnswer, StepTarget } from '../../../protocol/step-request.ts'
 
 /** A live log's step list waits this long after a change (it is only the picker's). */
 const STEP_LIST_MS = 500

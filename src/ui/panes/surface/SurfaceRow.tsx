@@ -1,6 +1,6 @@
 /** One surface node: the message the model receives, with replacement nodes marked and their range shown. */
 
-import type { EventSummary } from '../../../worker/protocol.ts'
+import type { EventSummary } from '../../../protocol/event-views.ts'
 import { EntryBody } from '../../shared/EntryBody.tsx'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 import { TONE_TEXT, replaceRangeText, rowView } from '../../shared/row-view.ts'

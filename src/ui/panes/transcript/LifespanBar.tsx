@@ -4,7 +4,7 @@
  */
 
 import { lifespanOf, spanFractions } from '../../shared/lifespan.ts'
-import type { EventSummary } from '../../../worker/protocol.ts'
+import type { EventSummary } from '../../../protocol/event-views.ts'
 
 export function LifespanBar({ surface, length, cursor }: { surface: EventSummary['surface']; length: number; cursor: number }) {
   const span = lifespanOf(surface, length)

@@ -4,7 +4,7 @@
 import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { afterEach, expect, it } from 'vitest'
-import type { EventSummary } from '../../../worker/protocol.ts'
+import type { EventSummary } from '../../../protocol/event-views.ts'
 import { TranscriptRow } from './TranscriptRow.tsx'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true

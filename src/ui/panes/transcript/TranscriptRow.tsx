@@ -1,6 +1,6 @@
 /** One transcript entry: role or event type, seq, flags, shadowed marker, and the preview body. */
 
-import type { EventSummary, TranscriptRowRef } from '../../../worker/protocol.ts'
+import type { EventSummary, TranscriptRowRef } from '../../../protocol/event-views.ts'
 import { EntryBody } from '../../shared/EntryBody.tsx'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 import { TONE_TEXT, replaceRangeText, rowView } from '../../shared/row-view.ts'

@@ -11,22 +11,7 @@
 import type { LensLog } from '../core/index.ts'
 import { countHidden, type HiddenCounts } from '../core/text/hidden-chars.ts'
 import { safeStringify } from './safe-json.ts'
-
-/** Which of an event's texts: the event as read (upgraded when legacy) or the record as on disk. */
-export type DetailTextField = 'raw' | 'disk'
-
-/** What the inspector knows about a whole text: its length (UTF-16 units, as `data-total`) and hidden characters. */
-export interface DetailTextInfo {
-  readonly total: number
-  readonly hidden: HiddenCounts
-}
-
-/** One piece `[offset, end)` of a text; `end` never splits a surrogate pair. */
-export interface DetailTextChunk extends DetailTextInfo {
-  readonly offset: number
-  readonly end: number
-  readonly text: string
-}
+import type { DetailTextChunk, DetailTextField } from '../protocol/event-views.ts'
 
 /** Texts kept: the raw and on-disk JSON of the selected event, and one more for a quick reselect. */
 const CACHED_TEXTS = 3

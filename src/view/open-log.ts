@@ -9,25 +9,30 @@
 
 import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
-import { DetailTexts, type DetailTextChunk, type DetailTextField } from './detail-text.ts'
-import { KIND_NAMES, summarizeEvent } from './event-summary.ts'
-import { EMPTY_LAYOUT, extendLayout, layoutReplacements, type ReplaceLayout } from './replace-layout.ts'
-import { safeStringify } from './safe-json.ts'
-import { yieldToEventLoop } from './yield-to-event-loop.ts'
+import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
+import {
+  RAW_JSON_MAX_CHARS,
+  type DetailTextChunk,
+  type DetailTextField,
+  type EventDetail,
+  type EventSummary,
+  type TranscriptList,
+  type TranscriptRowRef,
+} from '../protocol/event-views.ts'
 import {
   DIAGNOSTICS_MAX,
-  RAW_JSON_MAX_CHARS,
   type CursorSnapshot,
-  type EventDetail,
   type FirstWindow,
-  type EventSummary,
   type LoadProgress,
   type LogSummary,
   type ReplacementInfo,
   type SizeBudgetCut,
-  type TranscriptList,
-  type TranscriptRowRef,
-} from './protocol.ts'
+} from '../protocol/log-summary.ts'
+import { EMPTY_LAYOUT, type ReplaceLayout } from '../protocol/replace-layout.ts'
+import { DetailTexts } from './detail-text.ts'
+import { KIND_NAMES, summarizeEvent } from './event-summary.ts'
+import { extendLayout, layoutReplacements } from './replace-layout.ts'
+import { safeStringify } from './safe-json.ts'
 
 /** Hidden-character counts of an empty text. */
 const NO_HIDDEN = { total: 0, bidi: 0, invisible: 0, control: 0, surrogate: 0 } as const

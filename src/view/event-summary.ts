@@ -5,7 +5,8 @@
 
 import { DeriveOutcome, RowKind, deriveEventMessage, isRecord, rowKindOf, type LensLog, type LogEvent } from '../core/index.ts'
 import { chunkText, describeLogOnly, previewMessage } from './message-text.ts'
-import { PREVIEW_MAX_CHARS, type EventSummary, type ReplacementInfo, type RowKindName } from './protocol.ts'
+import { PREVIEW_MAX_CHARS, type EventSummary, type RowKindName } from '../protocol/event-views.ts'
+import type { ReplacementInfo } from '../protocol/log-summary.ts'
 import { safeStringify } from './safe-json.ts'
 
 /** Chunk-run previews read at most this many members. */

@@ -4,7 +4,7 @@
  */
 
 import { isRecord, type LogEvent } from '../core/index.ts'
-import { PREVIEW_MAX_CHARS, type ToolCallPreview } from './protocol.ts'
+import { PREVIEW_MAX_CHARS, type ToolCallPreview } from '../protocol/event-views.ts'
 import { safeStringify } from './safe-json.ts'
 
 export interface MessagePreview {

@@ -17,31 +17,8 @@ import {
   type ContentChecksum,
   type SeedCheck,
   type SessionHeader,
-  type SessionTree,
 } from '../core/index.ts'
-
-export interface BundleSource {
-  /** Path as the user gave it (a directory drop or picker gives relative paths). */
-  readonly path: string
-  readonly blob: Blob
-}
-
-export interface BundleSession {
-  /** Unique key: the path, or `<zip path>/<entry name>`. */
-  readonly key: string
-  readonly file: File
-  readonly header: SessionHeader | null
-  readonly eventCount: number
-}
-
-export interface BundleResult {
-  readonly sessions: readonly BundleSession[]
-  readonly tree: SessionTree
-  /** Seed check per session key, for every session with a `seedLength` whose parent is loaded. */
-  readonly seeds: Readonly<Record<string, SeedCheck>>
-  /** Inputs that are not session logs (or could not be read), with why. */
-  readonly skipped: ReadonlyArray<{ readonly path: string; readonly why: string }>
-}
+import type { BundleResult, BundleSource } from '../protocol/lineage.ts'
 
 /** Longest seed kept in memory for the check (events); a longer seed is checked up to this many. */
 export const SEED_CHECK_MAX = 200_000

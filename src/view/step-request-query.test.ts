@@ -13,9 +13,9 @@ import { LensLog, loadContentChecksum, stepList, stepPositionAt, stepRequest, st
 import { readLog } from '../cli/read-log.ts'
 import { demoSessionJsonl } from '../generate/index.ts'
 import { fixturesAvailable, listFixtures } from '../test-support/shared-fixtures.ts'
-import type { StepRequestAnswer } from './step-request-query.ts'
-import { createInThreadClient } from './in-thread-client.ts'
-import type { LensClient } from './worker-client.ts'
+import type { StepRequestAnswer } from '../protocol/step-request.ts'
+import { createInThreadClient } from '../worker/in-thread-client.ts'
+import type { LensClient } from '../protocol/lens-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname

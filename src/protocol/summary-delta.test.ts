@@ -5,8 +5,9 @@
 
 import { describe, expect, it } from 'vitest'
 import { generateSession, presetOptions, toJsonl } from '../generate/index.ts'
-import { createLensHost } from './lens-host.ts'
-import { PROTOCOL_VERSION, type LensResponse, type LogSummary, type ReplacementInfo } from './protocol.ts'
+import { createLensHost } from '../worker/lens-host.ts'
+import { PROTOCOL_VERSION, type LensResponse } from './messages.ts'
+import type { LogSummary, ReplacementInfo } from './log-summary.ts'
 import { createSummaryDecoder, createSummaryEncoder } from './summary-delta.ts'
 
 // The graph preset's shape (a compaction and a prune almost every turn, nested summaries), cut to ~300 replacements.

@@ -6,45 +6,13 @@
  */
 
 import type { ContextSeries } from '../core/series/context-series.ts'
-import { downsampleContext, removedTokens, type ContextSeriesView } from '../core/series/downsample-context.ts'
-import type { ReplacementKind } from '../core/index.ts'
+import { downsampleContext, removedTokens } from '../core/series/downsample-context.ts'
+import type { ContextMarkerRow, ContextSeriesAnswer, ContextSeriesArgs } from '../protocol/context-series.ts'
 
 /** Widest view a query may ask for (buckets); a chart is never wider than a few thousand pixels. */
 export const CONTEXT_WIDTH_MAX = 16384
 /** Markers sent at most per answer (the chart draws one line each; more than this is one blur). */
 export const CONTEXT_MARKERS_MAX = 5000
-
-/** One compaction or prune as the chart draws it. */
-export interface ContextMarkerRow {
-  readonly index: number
-  readonly seq: number
-  readonly kind: ReplacementKind
-  /** Tokens it removed as drawn: the logged `shadowedTokenCount` when there is one, else our estimate. */
-  readonly removed: number
-  /** Which of the two `removed` is. */
-  readonly removedSource: 'logged' | 'estimated'
-  readonly loggedTokens: number | null
-  readonly estimatedTokens: number
-  readonly shadowedCount: number
-}
-
-/** The core's downsampled view (see `ContextSeriesView` for each array), with markers shaped for the chart. */
-export interface ContextSeriesAnswer extends Omit<ContextSeriesView, 'markers'> {
-  /** Events folded into the series so far (the chart's `data-points`). */
-  readonly events: number
-  /** Every stored event is folded in; false while a large log's series is still being built (ask again). */
-  readonly complete: boolean
-  readonly markers: readonly ContextMarkerRow[]
-  /** Markers in range (the list is capped at `CONTEXT_MARKERS_MAX`). */
-  readonly markerCount: number
-}
-
-/** Arguments of the `context-series` query: pixel width, and the event range (null: the whole log). */
-export interface ContextSeriesArgs {
-  readonly width: number
-  readonly from: number | null
-  readonly to: number | null
-}
 
 /** The `context-series` query over an up-to-date series; `transfer` lists the buffers the answer owns. */
 export function contextSeriesAnswer(

@@ -1,8 +1,9 @@
 /** The worker-side replace-graph layout: every replacement placed, nesting ranks, leaf collapse, live extension. */
 
 import { describe, expect, it } from 'vitest'
-import type { ReplacementInfo } from './protocol.ts'
-import { LEAVES_COLLAPSE_ABOVE, extendLayout, layoutReplacements } from './replace-layout.ts'
+import type { ReplacementInfo } from '../protocol/log-summary.ts'
+import { LEAVES_COLLAPSE_ABOVE } from '../protocol/replace-layout.ts'
+import { extendLayout, layoutReplacements } from './replace-layout.ts'
 
 const prune = (seq: number, target: number): ReplacementInfo => ({
   seq,

@@ -4,7 +4,7 @@
  */
 
 import { logPrefix, type LensLog } from '../core/index.ts'
-import type { LogPrefixFile } from './protocol.ts'
+import type { LogPrefixFile } from '../protocol/event-views.ts'
 
 export function logPrefixFile(log: LensLog, index: number): LogPrefixFile {
   if (log.length === 0) throw new Error('the log has no events to save')

@@ -7,8 +7,8 @@
  * log gives a page-shaped graph instead of a strip hundreds of thousands of pixels wide.
  */
 
-import type { ReplacementInfo } from './protocol.ts'
-import type { ReplaceLayout } from './replace-layout.ts'
+import type { ReplacementInfo } from '../protocol/log-summary.ts'
+import type { ReplaceLayout } from '../protocol/replace-layout.ts'
 
 const NODE_SEP = 16
 const RANK_SEP = 40

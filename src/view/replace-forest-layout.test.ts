@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest'
 import { generatePreset, toJsonl } from '../generate/index.ts'
 import { OpenLog } from './open-log.ts'
-import type { ReplacementInfo } from './protocol.ts'
+import type { ReplacementInfo } from '../protocol/log-summary.ts'
 import { layoutForest, nestingParents } from './replace-forest-layout.ts'
-import { FOREST_LAYOUT_ABOVE, REPLACE_NODE_SIZE, layoutReplacements } from './replace-layout.ts'
+import { FOREST_LAYOUT_ABOVE, layoutReplacements } from './replace-layout.ts'
+import { REPLACE_NODE_SIZE } from '../protocol/replace-layout.ts'
 
 const { width: W, height: H } = REPLACE_NODE_SIZE
 

@@ -8,7 +8,8 @@
  * it already had keep their identity (memoized views of them stay valid).
  */
 
-import type { LensResponse, LogSummary, ReplacementInfo } from './protocol.ts'
+import type { LensResponse } from './messages.ts'
+import type { LogSummary, ReplacementInfo } from './log-summary.ts'
 
 type SummaryMessage = Extract<LensResponse, { type: 'summary' }>
 

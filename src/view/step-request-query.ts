@@ -17,63 +17,19 @@ import {
   toolNameDiff,
   type LensLog,
 } from '../core/index.ts'
-import type { StepListEntry, StepRequestJson } from '../core/index.ts'
 import { estimateTokens } from '../core/model/token-estimate.ts'
 import { previewMessage } from './message-text.ts'
-import type { ToolCallPreview } from './protocol.ts'
+import type {
+  HeaderChangeDetail,
+  RequestMessageRow,
+  StepListAnswer,
+  StepRequestAnswer,
+  StepRequestJsonText,
+  StepTarget,
+} from '../protocol/step-request.ts'
 
 /** Characters of message text a request row carries; the inspector has the whole event. */
 export const REQUEST_ROW_TEXT_MAX = 1200
-
-/** Which step: by number, or the one in force at a cursor (an event index). */
-export type StepTarget = { readonly turn: number; readonly step: number } | { readonly index: number }
-
-/** One message of a request as the view lists it: where it came from and a text-only preview. */
-export interface RequestMessageRow {
-  readonly seq: number
-  readonly role: string
-  readonly text: string
-  readonly reasoning: string
-  readonly toolCalls: readonly ToolCallPreview[]
-  readonly truncated: boolean
-  /** Estimated tokens of the derived message (the same estimate as `estimatedTokens`). */
-  readonly tokens: number
-}
-
-/** `StepRequestJson` without `messages` (sent as rows instead), plus their count. */
-export type StepRequestView = Omit<StepRequestJson, 'messages'> & { readonly messageCount: number }
-
-/** What the view shows beside `diff.headerChanged`: the previous header's config and the tools by name (core `toolNameDiff`). */
-export interface HeaderChangeDetail {
-  readonly previousConfig: unknown
-  readonly toolsAdded: readonly string[]
-  readonly toolsRemoved: readonly string[]
-}
-
-export interface StepRequestAnswer {
-  /** Identifies the answer's inputs (log, step, log length): equal keys mean equal answers. */
-  readonly key: string
-  /** The caller already holds the answer for `key` (`have`): `request` and `rows` are left empty. */
-  readonly unchanged: boolean
-  /** Step position in log order, or -1 when no step matches (none started yet, or no such `T.S`). */
-  readonly position: number
-  readonly stepCount: number
-  readonly request: StepRequestView | null
-  readonly rows: readonly RequestMessageRow[]
-  /** Set when the header changed since the previous step (and there was one). */
-  readonly headerChange: HeaderChangeDetail | null
-}
-
-export interface StepListAnswer {
-  /** Exactly `lens request FILE --list --json`'s `steps`. */
-  readonly steps: readonly StepListEntry[]
-}
-
-export interface StepRequestJsonText {
-  /** `JSON.stringify` of the core's answer plus a newline: byte for byte what `lens request --step T.S --json` prints. */
-  readonly text: string
-  readonly fileName: string
-}
 
 /** A small id per LensLog object, so a key never matches across two loads. */
 const logIds = new WeakMap<LensLog, number>()

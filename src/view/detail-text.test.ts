@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { countHidden } from '../core/text/hidden-chars.ts'
 import { FIXTURE_DIR, fixturesAvailable } from '../test-support/shared-fixtures.ts'
 import { OpenLog } from './open-log.ts'
-import { RAW_JSON_MAX_CHARS } from './protocol.ts'
+import { RAW_JSON_MAX_CHARS } from '../protocol/event-views.ts'
 
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}'
 

@@ -5,8 +5,8 @@
  * one (its pending pulls answer `superseded`). A live log keeps growing: a finished search scans on when pulled.
  */
 
-import { LogSearch, compileMatcher, type LensLog, type SearchFilters } from '../core/index.ts'
-import { SEARCH_ROWS_MAX, SEARCH_VISIBLE_MAX, type SearchBatch, type SearchMatchRow, type SearchSpec } from './protocol.ts'
+import { LogSearch, compileMatcher, type LensLog, type SearchFilters, type SearchMatch } from '../core/index.ts'
+import { SEARCH_ROWS_MAX, SEARCH_VISIBLE_MAX, type SearchBatch, type SearchSpec } from '../protocol/search.ts'
 
 /** Work per slice in the worker: short, so a query behind it waits at most this long. */
 export const SEARCH_SLICE_MS = 12
@@ -74,12 +74,12 @@ export class SearchQueries {
       }
     }
     const deadline = Date.now() + SEARCH_SLICE_MS
-    const matches: SearchMatchRow[] = []
+    const matches: SearchMatch[] = []
     while (!search.done && Date.now() <= deadline && matches.length < SEARCH_BATCH_ROWS) {
       for (const m of search.step({ deadline, maxMatches: SEARCH_BATCH_ROWS - matches.length })) {
         if (running.sent >= SEARCH_ROWS_MAX) continue
         running.sent++
-        matches.push({ index: m.index, seq: m.seq, type: m.type, path: m.path, snippet: m.snippet, highlight: m.highlight })
+        matches.push(m)
       }
     }
     const visible = search.visible()

@@ -4,10 +4,9 @@
  */
 
 import * as dagre from '@dagrejs/dagre'
-import type { ReplacementInfo } from './protocol.ts'
+import type { ReplacementInfo } from '../protocol/log-summary.ts'
 import { layoutForest, nestingParents } from './replace-forest-layout.ts'
-
-export const REPLACE_NODE_SIZE = { width: 190, height: 66 } as const
+import { EMPTY_LAYOUT, REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../protocol/replace-layout.ts'
 export const LEAF_NODE_SIZE = { width: 110, height: 30 } as const
 /** Up to this many plain shadowed seqs get a node each; more are drawn as one range node. */
 export const LEAF_NODES_MAX = 4
@@ -22,41 +21,6 @@ export const LEAVES_COLLAPSE_ABOVE = 60
 export const FOREST_LAYOUT_ABOVE = 600
 const NODE_SEP = 16
 const RANK_SEP = 40
-
-/** A box of plain shadowed seqs under the replacement numbered `owner`; x/y are its top-left corner. */
-export interface GraphLeaf {
-  readonly id: string
-  readonly owner: number
-  readonly label: string
-  readonly seqs: readonly number[]
-  readonly x: number
-  readonly y: number
-}
-
-/** Positions (top-left corners, flow coordinates) for the first `count` replacements and their leaves. */
-export interface ReplaceLayout {
-  readonly count: number
-  readonly x: Float64Array
-  readonly y: Float64Array
-  /** Sorted by owner, so the leaves of the first k replacements are a prefix. */
-  readonly leaves: readonly GraphLeaf[]
-  readonly leavesCollapsed: boolean
-  /** With leaves collapsed: for each replacement the index of the one that nested it, or -1 (the large graph's edges),
-   * built once in the worker so the main thread does not walk every shadowed seq again on each summary. */
-  readonly parent?: Int32Array
-}
-
-export const EMPTY_LAYOUT: ReplaceLayout = {
-  count: 0,
-  x: new Float64Array(0),
-  y: new Float64Array(0),
-  leaves: [],
-  leavesCollapsed: false,
-}
-
-export function replaceNodeId(seq: number): string {
-  return `r${seq}`
-}
 
 /** The leaf groups of one replacement: each plain shadowed seq alone, or one range when there are many. */
 function leafGroups(r: ReplacementInfo): number[][] {
