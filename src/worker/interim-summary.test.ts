@@ -6,7 +6,8 @@
 
 import { describe, expect, it } from 'vitest'
 import { generatePreset, toJsonl } from '../generate/index.ts'
-import { createLensHost, FIRST_WINDOW_ROWS } from './lens-host.ts'
+import { createLensHost } from './lens-host.ts'
+import { FIRST_WINDOW_ROWS } from './load-reports.ts'
 import { FIRST_SLICE_BYTES } from '../view/open-log.ts'
 import { PROTOCOL_VERSION, type LensResponse } from '../protocol/messages.ts'
 import type { LogSummary } from '../protocol/log-summary.ts'
