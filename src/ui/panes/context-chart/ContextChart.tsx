@@ -48,6 +48,18 @@ const PARTIAL_DRAW_INTERVAL_MS = 1000
 const SCRUB_QUIET_MS = 300
 /** Marker labels closer than this (CSS px) to the previous label are left out; the line and the hover stay. */
 const LABEL_GAP_PX = 44
+/** The y axes' width and their labels' (CSS px), and the plot's padding [top, right, bottom, left]. */
+const Y_AXIS_SIZE = 44
+const AXIS_LABEL_SIZE = 14
+const PADDING: [number, number, number, number] = [6, 4, 0, 4]
+/**
+ * The plot area's width in a box this wide (two labelled y axes and the side padding, as `chartOptions` lays them
+ * out): the buckets the first query asks for, before uPlot exists to say. Asking for the box's width instead drew
+ * the first answer with more buckets than the plot has pixels until a second query replaced it.
+ */
+function plotWidthIn(boxWidth: number): number {
+  return Math.max(1, boxWidth - 2 * (Y_AXIS_SIZE + AXIS_LABEL_SIZE) - PADDING[1] - PADDING[3])
+}
 const FONT = '11px system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif'
 
 /** uPlot's `points.show` (see `dotsStandApart`). */
@@ -138,8 +150,8 @@ function chartOptions(
     stroke: colors.muted,
     font: FONT,
     labelFont: FONT,
-    ...(label !== undefined ? { label, labelSize: 14, labelGap: 0 } : {}),
-    size: side === 2 ? 22 : 44,
+    ...(label !== undefined ? { label, labelSize: AXIS_LABEL_SIZE, labelGap: 0 } : {}),
+    size: side === 2 ? 22 : Y_AXIS_SIZE,
     gap: 3,
     grid: { show: scale !== 'msg', stroke: colors.line, width: 1 },
     ticks: { show: true, stroke: colors.line, width: 1, size: 3 },
@@ -156,7 +168,7 @@ function chartOptions(
     width,
     height: CHART_HEIGHT,
     legend: { show: false },
-    padding: [6, 4, 0, 4],
+    padding: PADDING,
     cursor: {
       x: true,
       y: false,
@@ -251,9 +263,9 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
   const cursor = useLensStore(selectCursor)
   const [answer, setAnswer] = useState<ContextSeriesAnswer | null>(null)
   const [width, setWidth] = useState(0)
-  /** Width of the plot area (the box less the axes), known once the chart exists: the buckets asked for. */
+  /** Width of the plot area (the box less the axes) as uPlot reports it once the chart exists: the buckets asked for. */
   const [plotWidth, setPlotWidth] = useState(0)
-  const queryWidth = plotWidth > 0 ? plotWidth : width
+  const queryWidth = plotWidth > 0 ? plotWidth : width > 0 ? plotWidthIn(width) : 0
   const [hoverIndex, setHoverIndex] = useState<number | null>(null)
   const colors = useChartColors()
   const boxRef = useRef<HTMLDivElement>(null)
