@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
 import { screenshot, waitLoaded } from './support/app.ts'
+import { foldInNode } from './support/expected.ts'
 import { recordViolations, violations } from './support/csp-probe.ts'
 import { benign, fileName, hostile, literalProbe, sessionLog, shortText, type TextFor } from './support/hostile-log.ts'
 
@@ -135,10 +136,37 @@ async function expectNothingGotThrough(
 }
 
 /**
- * Click through every pane of a loaded session built from `text`, checking each shows its fields literally. Returns
- * the union of tag names seen along the way (the benign run's union is what the app itself renders).
+ * Select every row of a virtualized list, one by one, with the keys (which bring each row into view: a list mounts
+ * only a window of its rows, and that window changes as rows are measured, so the rows mounted at one moment are no
+ * list of its rows), then go back to the top. `count` is the list's length from the Node core.
  */
-async function clickThrough(page: Page, text: TextFor, seen = new Set<string>()): Promise<Set<string>> {
+async function visitEveryRow(page: Page, paneTestId: string, idPrefix: string, count: number): Promise<void> {
+  const pane = page.getByTestId(paneTestId)
+  await expect(pane).toHaveAttribute('data-count', String(count))
+  const list = pane.getByRole('listbox')
+  await list.focus()
+  for (let i = 0; i < count; i++) {
+    await list.press(i === 0 ? 'Home' : 'ArrowDown')
+    await expect(list.locator(`#${idPrefix}-${i}`)).toHaveAttribute('aria-selected', 'true')
+  }
+  await list.press('Home')
+  await expect(list.locator(`#${idPrefix}-0`)).toHaveAttribute('aria-selected', 'true')
+}
+
+/**
+ * Click through every pane of a loaded session built from `text` (the log `jsonl`), checking each shows its fields
+ * literally. Returns the union of tag names seen along the way (the benign run's union is what the app itself renders).
+ */
+async function clickThrough(
+  page: Page,
+  text: TextFor,
+  source: { jsonl: string; live: boolean },
+  seen = new Set<string>(),
+): Promise<Set<string>> {
+  const log = await foldInNode(source.jsonl)
+  const last = log.length - 1
+  // A followed log has not ended, so it has no "ends inside a turn" warning (the core gives it on finish()).
+  const diagnosticCount = log.diagnostics.filter((d) => !source.live || d.code !== 'open-turn').length
   const snapshot = async () => (await domReport(page)).tags.forEach((t) => seen.add(t))
   const shows = async (scope: Locator, label: string) =>
     expect(scope.getByText(literalProbe(text, label), { exact: false }).first()).toBeVisible()
@@ -151,13 +179,9 @@ async function clickThrough(page: Page, text: TextFor, seen = new Set<string>())
   await shows(transcript, 'title')
   await shows(transcript, 'tool-result')
   // Every row: the inspector shows its raw JSON (the log's strings, as text).
-  const rows = transcript.locator('[role=option][data-seq]')
-  const count = await rows.count()
-  expect(count).toBeGreaterThan(10)
-  for (let i = 0; i < count; i++) {
-    await rows.nth(i).click()
-    await expect(page.getByTestId('inspector-json')).toBeVisible()
-  }
+  expect(log.allRows.countAt(last)).toBeGreaterThan(10)
+  await visitEveryRow(page, 'transcript-pane', 'transcript-all', log.allRows.countAt(last))
+  await expect(page.getByTestId('inspector-json')).toBeVisible()
   await snapshot()
   await transcript
     .locator('[role=option]')
@@ -180,7 +204,7 @@ async function clickThrough(page: Page, text: TextFor, seen = new Set<string>())
   const surface = page.getByTestId('surface-pane')
   await shows(surface, 'checkpoint')
   await shows(surface, 'user-2')
-  for (const row of await surface.locator('[role=option][data-seq]').all()) await row.click()
+  await visitEveryRow(page, 'surface-pane', 'surface', log.surfaceSeqsAfter(last).length)
   await snapshot()
 
   await page.getByTestId('request-tab').click()
@@ -196,8 +220,9 @@ async function clickThrough(page: Page, text: TextFor, seen = new Set<string>())
   await snapshot()
 
   const diagnostics = page.getByTestId('diagnostics')
+  expect(diagnosticCount).toBeGreaterThan(0)
+  await visitEveryRow(page, 'diagnostics', 'diagnostic', diagnosticCount)
   await expect(diagnostics.locator('[role=option]').first()).toBeVisible()
-  for (const row of await diagnostics.locator('[role=option]').all()) await row.click()
   await snapshot()
 
   await page.keyboard.press('Escape')
@@ -229,7 +254,7 @@ async function openDropped(page: Page, text: TextFor, seen: Set<string>, check: 
   const beforeBidi = name.slice(0, name.indexOf('\u202e'))
   await expect(page.getByText(beforeBidi.slice(0, 20), { exact: false }).first()).toBeVisible()
   await expect(page.locator('header [data-hidden-char="202E"], [data-hidden-char="202E"]').first()).toBeAttached()
-  await clickThrough(page, text, seen)
+  await clickThrough(page, text, { jsonl: sessionLog(text), live: false }, seen)
   await check()
 
   const parentId = text('parent-id')
@@ -339,7 +364,7 @@ test.describe.serial('live (lens serve)', () => {
     ;(await domReport(page)).tags.forEach((t) => seen.add(t))
     await option.click()
     await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live')
-    await clickThrough(page, text, seen)
+    await clickThrough(page, text, { jsonl: sessionLog(text, { id: shortText(text, 'session-id') }), live: true }, seen)
   }
 
   test.afterEach(() => server?.close())
