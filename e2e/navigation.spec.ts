@@ -5,6 +5,7 @@ import { openLog, renderedEntries, screenshot } from './support/app.ts'
 import { expectPanesMatchCore } from './support/assertions.ts'
 import { foldInNode } from './support/expected.ts'
 import { longLog, nestedReplaceLog } from './support/generated-logs.ts'
+import { indexAtPointer } from '../src/ui/panes/timeline/timeline-marks.ts'
 
 test('keyboard: arrows, shift+arrows, [ ], Home/End', async ({ page }) => {
   const { jsonl, prune, first, second } = nestedReplaceLog()
@@ -48,13 +49,17 @@ test('dragging the scrubber moves every pane with it', async ({ page }) => {
   await openLog(page, 'nested.jsonl', jsonl)
   const box = await page.getByTestId('timeline').boundingBox()
   if (box === null) throw new Error('timeline has no box')
+  const endX = Math.round(box.x + box.width * 0.5)
   await page.mouse.move(box.x + 2, box.y + box.height / 2)
   await page.mouse.down()
-  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 8 })
+  await page.mouse.move(endX, box.y + box.height / 2, { steps: 8 })
   await page.mouse.up()
-  const cursor = Number(await page.getByTestId('timeline').getAttribute('data-cursor'))
+  // The drag moves the cursor once per frame: the last move may land after the button is up. Wait for the event
+  // under the pointer where the drag ended (the scrubber's own mapping), not for whatever a single read returns.
+  const cursor = indexAtPointer(endX, box.x, box.width, log.length - 1)
   expect(cursor).toBeGreaterThan(0)
   expect(cursor).toBeLessThan(log.length - 1)
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-cursor', String(log.seqOf(cursor)))
   await expectPanesMatchCore(page, log, cursor)
 })
 
@@ -108,6 +113,5 @@ test('theme toggle, log-only toggle and pane resizing work from the keyboard', a
   await splitter.focus()
   await page.keyboard.press('ArrowRight')
   await expect(splitter).not.toHaveAttribute('aria-valuenow', String(before))
-  await page.waitForTimeout(400)
   await screenshot(page, 'dark')
 })

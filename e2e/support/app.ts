@@ -65,8 +65,9 @@ export async function renderedEntries(page: Page, testId: string): Promise<[numb
   return pairs.sort((a, b) => a[0] - b[0])
 }
 
+/** Transitions are finished before the picture is taken (no fixed wait for a theme switch or a resize to settle). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `e2e/screenshots/${name}.png` })
+  await page.screenshot({ path: `e2e/screenshots/${name}.png`, animations: 'disabled' })
 }
 
 /**
@@ -76,7 +77,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export async function readmeScreenshot(page: Page, name: string): Promise<void> {
   const path = process.env['README_SCREENSHOTS'] === '1' ? `public/screenshots/${name}.png` : `e2e/screenshots/readme-${name}.png`
-  await page.screenshot({ path })
+  await page.screenshot({ path, animations: 'disabled' })
 }
 
 /**
