@@ -77,7 +77,8 @@ test('save prefix: the download folds (harness) like the cursor and re-opens in 
     'data-link',
     new RegExp(`\\?log=/fixtures/${name}#seq=${cut}&sel=4$`),
   )
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`#seq=${cut}&sel=4$`))
+  // The link is shown before the clipboard write resolves: wait for the clipboard itself.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`#seq=${cut}&sel=4$`))
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-prefix').click()])
   expect(download.suggestedFilename()).toBe(`acp--packed-chunks--session.to-seq-${cut}.session.jsonl`)

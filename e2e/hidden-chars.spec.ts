@@ -29,7 +29,7 @@ test('RTL overrides and zero-width characters show as markers; copies keep the o
   await expect(userRow.locator('[data-hidden-char="202E"]')).toHaveText(hiddenMarker(0x202e))
   await expect(userRow.locator('[data-hidden-char="202C"]')).toHaveText('⟨U+202C⟩')
   await expect(userRow.locator('[data-hidden-char="200B"]')).toHaveAttribute('title', 'ZERO WIDTH SPACE (U+200B)')
-  expect(await userRow.textContent()).toContain('abc⟨U+202E⟩evil⟨U+202C⟩')
+  await expect(userRow).toContainText('abc⟨U+202E⟩evil⟨U+202C⟩')
   const assistantRow = transcript.locator('[role=option][data-seq="3"]')
   await expect(assistantRow.locator('[data-hidden-char="200D"]')).toHaveCount(1) // in the tool call's name
   // The event type with the override is quoted by the harness's message: a marker there too.

@@ -78,12 +78,17 @@ test('request view: a step after a compaction, its diff, links, #step deep link,
   const diff = page.getByTestId('request-diff')
   await expect(diff).toHaveAttribute('data-first-difference', String(x.json.diff.firstDifference ?? ''))
   await expect(diff).toHaveAttribute('data-previous', x.json.diff.previous)
-  // Rendered rows are the request's messages at their positions.
-  const rendered = await pane
-    .locator('[role=option][data-seq]')
-    .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-seq'))] as const))
-  expect(rendered.length).toBeGreaterThan(0)
-  for (const [index, seq] of rendered) expect(seq).toBe(x.json.messages[index]?.seq)
+  // Rendered rows are the request's messages at their positions (rows arrive from the worker after the count, and
+  // the previous step's rows may still be shown: wait for the picked step's).
+  await expect
+    .poll(async () => {
+      const rendered = await pane
+        .locator('[role=option][data-seq]')
+        .evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-seq'))] as const))
+      const wrong = rendered.filter(([index, seq]) => seq !== x.json.messages[index]?.seq)
+      return rendered.length === 0 ? 'no rows rendered' : wrong.length === 0 ? 'ok' : `wrong rows: ${JSON.stringify(wrong)}`
+    })
+    .toBe('ok')
   // The first differing position is highlighted on its row.
   const firstDifference = x.json.diff.firstDifference as number
   const firstSeq = x.json.messages[firstDifference]?.seq
