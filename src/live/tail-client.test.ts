@@ -1,6 +1,6 @@
 /** TailClient against a scripted fake socket: continuity checks, resync on overlap/gap, reset, reconnect with resume, backoff bounds. */
 
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import { Backoff } from './backoff.ts'
 import type { ServerMessage } from './protocol.ts'
 import { TailClient, type AppendBatch, type LiveStatus, type WebSocketLike } from './tail-client.ts'
@@ -155,7 +155,8 @@ test('reset voids everything; reconnect resumes from the last seq with the epoch
   expect(client.status).toBe('live')
   s.close()
   expect(client.status).toBe('reconnecting')
-  await new Promise((resolve) => setTimeout(resolve, 5))
+  // The new socket comes after the backoff's timer (0 ms here): wait for it, not for a fixed time.
+  await vi.waitFor(() => expect(sockets).toHaveLength(2), { timeout: 20_000 })
   const again = sockets[1] as FakeSocket
   again.open()
   expect(again.sent[0]).toMatchObject({ type: 'hello', resume: [{ sub: 's', epoch: 'e2', lastSeq: 1 }] })
@@ -185,10 +186,8 @@ test('silence for 2.5 heartbeats closes the socket and reconnects', async () => 
   const s = sockets[0] as FakeSocket
   s.open()
   s.deliver({ ...welcome, heartbeatMs: 20 } as ServerMessage)
-  const deadline = Date.now() + 5000
-  while (sockets.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  await vi.waitFor(() => expect(sockets.length).toBeGreaterThanOrEqual(2), { timeout: 20_000 })
   expect(statuses).toContain('reconnecting')
-  expect(sockets.length).toBeGreaterThanOrEqual(2)
   expect(s.sent.some((m) => m['type'] === 'ping')).toBe(true)
   client.close()
 })
