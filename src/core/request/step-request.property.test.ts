@@ -210,9 +210,16 @@ describe('step requests on generated logs with realistic steps', () => {
           const read = model.usage?.['cacheReadTokens']
           const far =
             typeof read === 'number' && Math.abs(read - unchanged) > 256 && (read > 2 * unchanged || 2 * read < unchanged)
-          expect(
-            diff.cacheWarning === null ? null : { ...diff.cacheWarning, message: diff.cacheWarning.message.length > 0 },
-          ).toEqual(far ? { cacheReadTokens: read, estimatedPrefixTokens: unchanged, message: true } : null)
+          // Its text says which way it misses: fewer cached tokens read than unchanged is a cache miss.
+          const message =
+            read === undefined || !far
+              ? ''
+              : read < unchanged
+                ? `the provider read ${read} cached tokens, but about ${unchanged} tokens of this request are unchanged since the previous step: the cache missed (expired, evicted, or keyed differently)`
+                : `the provider read ${read} cached tokens, more than the about ${unchanged} tokens unchanged since the previous step: the request differs from this reconstruction, or the cache matched an older request`
+          expect(diff.cacheWarning).toStrictEqual(
+            far ? { cacheReadTokens: read, estimatedPrefixTokens: unchanged, message } : null,
+          )
           previous = harness
         })
       }),
