@@ -111,6 +111,67 @@ describe('orphan-tool-result', () => {
     expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toEqual([])
     expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }, { kind: 'prune', pick: 0 }]))).toEqual([])
   })
+
+  it('a call with the same id later on the surface does not answer a result before it', () => {
+    // Surface: user, A1(call-2), R1(call-2), A2(call-2 again), R2(call-2). Compacting A1 leaves R1 with only a call
+    // after it: an orphan. R2 still follows A2.
+    const events = build([user, tools(1), { kind: 'turn-boundary' }, tools(1), { kind: 'compact', from: 1, length: 0 }], (e) => {
+      msg(at(e, 'assistant/message', 1)).content[0]!['id'] = 'call-2'
+      msg(at(e, 'tool/result', 1)).content[0]!['toolCallId'] = 'call-2'
+      msg(at(e, 'tool/result', 1)).source['callId'] = 'call-2'
+      data(at(e, 'tool/call', 1))['callId'] = 'call-2'
+    })
+    const checkpoint = events.find((e) => e['type'] === 'user/message' && e['surfaceOp'] !== 'append') as TestEvent
+    expect(warnings(events)).toEqual([
+      [
+        'tool-call-id-duplicate',
+        seqOf(events, 'assistant/message', 1),
+        `tool call id call-2 is used again: it is already in the assistant message at seq ${seqOf(events, 'assistant/message')}, still on the surface`,
+      ],
+      [
+        'orphan-tool-result',
+        checkpoint['seq'],
+        `the tool/result at seq ${seqOf(events, 'tool/result')} (call call-2) stays on the surface, but this replacement took the assistant message that made the call off it`,
+      ],
+    ])
+  })
+
+  it('a result rewritten in place (a prune) before the call it answers is an orphan again', () => {
+    // Step 2's result for call-5 comes before the assistant message that makes the call (the two events swapped,
+    // seqs kept); a prune then rewrites that result at its place, still before the call.
+    const events = build([user, tools(1), tools(1), { kind: 'prune', pick: 1 }], (e) => {
+      const second = at(e, 'tool/result', 1)
+      const call = at(e, 'assistant/message', 1)
+      const [resultSeq, callSeq] = [second['seq'] as number, call['seq'] as number]
+      // (The result keeps no sources: its tool/call is now after it, and a source must come earlier.)
+      const { sourceEventSeqs: _, ...result } = second
+      e[callSeq] = { ...result, seq: callSeq, time: call['time'] }
+      e[resultSeq] = { ...call, seq: resultSeq, time: second['time'] }
+      // The prune (built against the result's old place) now shadows it at its new one.
+      const prune = at(e, 'compaction/prune')
+      prune['data'] = { ...data(prune), shadowedRange: { start: callSeq, end: callSeq }, shadowedSeqs: [callSeq] }
+      const rewrite = e.at(-1) as TestEvent
+      rewrite['surfaceOp'] = { op: 'replace', start: callSeq, end: callSeq }
+      rewrite['sourceEventSeqs'] = [callSeq]
+    })
+    const results = events.filter((e) => e['type'] === 'tool/result')
+    const early = results[1] as TestEvent
+    const rewritten = results.at(-1) as TestEvent
+    expect((rewritten['surfaceOp'] as { start: number }).start).toBe(early['seq'])
+    const orphans = warnings(events).filter(([code]) => code === 'orphan-tool-result')
+    expect(orphans).toEqual([
+      [
+        'orphan-tool-result',
+        early['seq'],
+        'tool/result for call call-5 has no tool call with that id in an earlier assistant message on the surface',
+      ],
+      [
+        'orphan-tool-result',
+        rewritten['seq'],
+        'tool/result for call call-5 has no tool call with that id in an earlier assistant message on the surface',
+      ],
+    ])
+  })
 })
 
 describe('unanswered-tool-call', () => {
@@ -135,6 +196,57 @@ describe('unanswered-tool-call', () => {
   })
 
   it('not when every call is answered', () => expect(warnings(build([user, tools(3)]))).toEqual([]))
+
+  it('not for a call a compaction took off the surface before the step ended (it is not sent any more)', () => {
+    // A step whose assistant message (one call) is compacted away before any result came: nothing to answer.
+    const compacted = build([user, tools(1)], (e) => {
+      const assistant = seqOf(e, 'assistant/message')
+      const end = at(e, 'step/end')
+      e.splice(assistant + 1)
+      const add = (type: string, body: unknown, extra: Record<string, unknown> = {}) =>
+        e.push({ type, seq: e.length, time: (end['time'] as number) + e.length, data: body, ...extra })
+      add('compaction/start', { compactionId: 'c1', turn: 1 })
+      add('compaction/summary', {
+        compactionId: 'c1',
+        summary: [{ type: 'text', text: 'summary' }],
+        shadowedRange: { start: assistant, end: assistant },
+        shadowedSeqs: [assistant],
+        shadowedTokenCount: 10,
+        provider: 'deepseek',
+        model: 'deepseek-chat',
+      })
+      add(
+        'user/message',
+        {
+          id: 'cp',
+          role: 'user',
+          content: [{ type: 'text', text: 'summary' }],
+          source: { kind: 'plugin', plugin: 'compact', compactionId: 'c1' },
+        },
+        {
+          surfaceOp: { op: 'replace', start: assistant, end: assistant },
+          sourceEventSeqs: [e.length - 2, e.length - 1, assistant],
+        },
+      )
+      add('compaction/end', { compactionId: 'c1', turn: 1 })
+      add('step/end', end['data'])
+    })
+    expect(warnings(compacted).filter(([code]) => code === 'unanswered-tool-call')).toEqual([])
+    // The same step without the compaction: the call is still sent, and unanswered.
+    const kept = build([user, tools(1)], (e) => {
+      const end = at(e, 'step/end')
+      const assistant = seqOf(e, 'assistant/message')
+      e.splice(assistant + 1)
+      e.push({ ...end, seq: e.length })
+    })
+    expect(warnings(kept).filter(([code]) => code === 'unanswered-tool-call')).toEqual([
+      [
+        'unanswered-tool-call',
+        seqOf(kept, 'step/end'),
+        `tool call call-2 (assistant message at seq ${seqOf(kept, 'assistant/message')}) has no tool/result when step 1/1 ends`,
+      ],
+    ])
+  })
 })
 
 describe('unanswered-tool-call after a replacement', () => {
