@@ -9,7 +9,7 @@ import { toJsonlBytes } from '../../test-support/log-builder.ts'
 import { buildRequestLog } from '../../test-support/request-log-arbitrary.ts'
 import type { RequestStepScript } from '../../test-support/request-log-builder.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { stepRequest } from './step-request.ts'
 
 const checksum = await loadContentChecksum()

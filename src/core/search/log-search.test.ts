@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { LogSearch, type SearchFilters } from './log-search.ts'
 import { compileMatcher } from './text-matcher.ts'
 
