@@ -1,5 +1,6 @@
 /** Every decoder, load and fold defect with line, seq and the harness's message; clicking one moves the cursor there. */
 
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { useCallback } from 'react'
 import type { Diagnostic } from '../../../core/index.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
@@ -31,21 +32,14 @@ export function DiagnosticsPane() {
     } else if (d.seq !== null) void state.selectSeq(d.seq, 'diagnostics', true)
   }
   return (
-    <section
-      aria-label="Diagnostics"
-      data-testid="diagnostics"
-      data-count={total}
-      className="flex min-h-0 flex-1 flex-col bg-panel"
+    <PaneFrame
+      title="Diagnostics"
+      testId="diagnostics"
+      count={total}
+      countTone={list.some((d) => d.severity === 'error') ? 'danger' : total > 0 ? 'warn' : 'muted'}
+      status={total > list.length ? <span className="text-xs text-muted">first {formatCount(list.length)} listed</span> : null}
+      className="flex-1"
     >
-      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Diagnostics</h2>
-        <span
-          className={`text-xs tabular-nums ${list.some((d) => d.severity === 'error') ? 'text-danger' : total > 0 ? 'text-warn' : 'text-muted'}`}
-        >
-          {formatCount(total)}
-        </span>
-        {total > list.length ? <span className="text-xs text-muted">first {formatCount(list.length)} listed</span> : null}
-      </header>
       <VirtualList
         count={list.length}
         label="Diagnostics"
@@ -67,7 +61,7 @@ export function DiagnosticsPane() {
             : 'No defects: the harness accepts this log.'
         }
       />
-    </section>
+    </PaneFrame>
   )
 }
 

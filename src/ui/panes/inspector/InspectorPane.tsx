@@ -1,5 +1,6 @@
 /** The inspector: raw event JSON (in pieces, hidden characters marked), surface facts, source links, replacement details and the event's diagnostics. */
 
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectDetail, selectSelected } from '../../../store/selectors.ts'
 import type { EventDetail } from '../../../protocol/event-views.ts'
@@ -21,10 +22,7 @@ export function InspectorPane() {
   const selected = useLensStore(selectSelected)
   const detail = useLensStore(selectDetail)
   return (
-    <section aria-label="Inspector" data-testid="inspector" className="flex min-h-0 flex-1 flex-col bg-panel">
-      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Inspector</h2>
-      </header>
+    <PaneFrame title="Inspector" testId="inspector" className="flex-1">
       <div className="min-h-0 flex-1 overflow-auto p-2">
         {selected === null ? (
           <p className="text-muted">Select an entry in the transcript, the surface, the graph or the diagnostics.</p>
@@ -32,7 +30,7 @@ export function InspectorPane() {
         {selected !== null && detail === null ? <p className="text-muted">Loading…</p> : null}
         {detail !== null ? <DetailView detail={detail} /> : null}
       </div>
-    </section>
+    </PaneFrame>
   )
 }
 

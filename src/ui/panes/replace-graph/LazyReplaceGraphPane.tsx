@@ -4,6 +4,7 @@
  * (`data-testid=replace-graph`, `data-count`), so nothing that waits for the graph sees a different page.
  */
 
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { lazy, Suspense } from 'react'
 import { useLensStore } from '../../../store/lens-store-context.tsx'
 import { selectSnapshot } from '../../../store/selectors.ts'
@@ -13,19 +14,9 @@ const ReplaceGraphPane = lazy(async () => ({ default: (await import('./ReplaceGr
 function GraphPlaceholder() {
   const count = useLensStore(selectSnapshot)?.replacementCount ?? 0
   return (
-    <section
-      aria-label="Replace graph"
-      data-testid="replace-graph"
-      data-count={count}
-      aria-busy="true"
-      className="flex min-h-0 flex-1 flex-col bg-panel"
-    >
-      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Replace graph</h2>
-        <span className="text-xs text-muted tabular-nums">{count}</span>
-      </header>
+    <PaneFrame title="Replace graph" testId="replace-graph" count={count} aria-busy="true" className="flex-1">
       <p className="p-3 text-muted">Loading the graph…</p>
-    </section>
+    </PaneFrame>
   )
 }
 

@@ -1,5 +1,6 @@
 /** React Flow graph of every replace operation up to the cursor; clicking a node moves the cursor there. */
 
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { Background, useReactFlow, useStore, type NodeMouseHandler } from '@xyflow/react'
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
@@ -77,20 +78,18 @@ export function ReplaceGraphPane() {
   }
 
   return (
-    <section
-      aria-label="Replace graph"
-      data-testid="replace-graph"
-      data-count={count}
-      className="flex min-h-0 flex-1 flex-col bg-panel"
+    <PaneFrame
+      title="Replace graph"
+      testId="replace-graph"
+      count={count}
+      status={
+        summary?.replaceLayout.leavesCollapsed === true ? (
+          <span className="text-xs text-muted">shadowed seqs counted on each node</span>
+        ) : null
+      }
+      className="flex-1"
       onKeyDown={onKeyDown}
     >
-      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Replace graph</h2>
-        <span className="text-xs text-muted tabular-nums">{count}</span>
-        {summary?.replaceLayout.leavesCollapsed === true ? (
-          <span className="text-xs text-muted">shadowed seqs counted on each node</span>
-        ) : null}
-      </header>
       <div className="relative min-h-0 flex-1">
         {count === 0 ? (
           // Centred, so it never sits under the zoom controls in the top-left corner.
@@ -124,7 +123,7 @@ export function ReplaceGraphPane() {
           </ReplaceFlow>
         )}
       </div>
-    </section>
+    </PaneFrame>
   )
 }
 

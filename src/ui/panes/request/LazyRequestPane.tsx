@@ -3,18 +3,16 @@
  * arrives the frame carries the same test id (without `data-step`, which appears with the request).
  */
 
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { lazy, Suspense } from 'react'
 
 const RequestPane = lazy(async () => ({ default: (await import('./RequestPane.tsx')).RequestPane }))
 
 function RequestPlaceholder() {
   return (
-    <section aria-label="Request" data-testid="request-pane" aria-busy="true" className="flex h-full min-h-0 flex-col bg-panel">
-      <header className="flex items-center gap-2 border-b border-line bg-raised px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Request</h2>
-      </header>
+    <PaneFrame title="Request" testId="request-pane" aria-busy="true" className="h-full">
       <p className="p-3 text-muted">Loading the request view…</p>
-    </section>
+    </PaneFrame>
   )
 }
 

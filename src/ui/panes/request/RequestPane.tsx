@@ -8,6 +8,7 @@
  * message row `data-seq`; `[data-testid=request-diff]`; `[data-testid=copy-request]`, `[data-testid=save-request]`.
  */
 
+import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { useCallback, useMemo, useState } from 'react'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { VirtualList } from '../../shared/VirtualList.tsx'
@@ -17,7 +18,6 @@ import { RequestMessageRow, type RowChange } from './RequestMessageRow.tsx'
 import { StepPicker } from './StepPicker.tsx'
 import { copyRequestJson, saveRequestJson } from './request-actions.ts'
 import { useStepRequest } from './use-step-request.ts'
-import { formatCount } from '../../shared/format-count.ts'
 
 const ROW_ESTIMATE_PX = 58
 const BUTTON =
@@ -77,21 +77,22 @@ export function RequestPane() {
   }
 
   return (
-    <section
-      aria-label="Request"
-      data-testid="request-pane"
+    <PaneFrame
+      title="Request"
+      testId="request-pane"
       data-step={stepLabel}
-      data-count={request?.messageCount ?? 0}
       data-following={pin === null}
-      className="flex h-full min-h-0 min-w-0 flex-col bg-panel"
-    >
-      <header className="flex flex-wrap items-center gap-2 border-b border-line bg-raised px-2 py-1">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">Request</h2>
+      count={request?.messageCount ?? 0}
+      countUnit="messages"
+      lead={
         <span className="font-mono text-xs font-semibold" data-testid="request-step">
           {stepLabel === '' ? '—' : `step ${stepLabel}`}
         </span>
-        <span className="text-xs tabular-nums text-muted">{formatCount(request?.messageCount ?? 0)} messages</span>
-        <div className="ml-auto flex flex-wrap items-center justify-end gap-1.5">
+      }
+      wrap
+      className="h-full"
+      tools={
+        <>
           <button
             type="button"
             className={BUTTON}
@@ -112,8 +113,9 @@ export function RequestPane() {
           >
             Save JSON
           </button>
-        </div>
-      </header>
+        </>
+      }
+    >
       {note !== null ? (
         <p role="status" data-testid="request-note" className="truncate border-b border-line px-2 py-0.5 text-xs text-muted">
           {note}
@@ -216,6 +218,6 @@ export function RequestPane() {
               : 'This request has no messages.'
         }
       />
-    </section>
+    </PaneFrame>
   )
 }
