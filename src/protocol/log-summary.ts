@@ -104,3 +104,13 @@ export interface FirstWindow {
   readonly rows: { readonly [L in TranscriptList]: readonly TranscriptRowRef[] }
   readonly summaries: readonly EventSummary[]
 }
+
+/**
+ * seq -> event index where the summary can tell: in a valid log (`seqIsIndex`) a seq inside it is its own index, any
+ * other seq is no event (-1). `null`: the summary cannot tell, ask the worker (`index-of-seq`), which answers a valid
+ * log with this same function. The one bounds rule for the page and the worker.
+ */
+export function indexOfSeqInSummary(summary: Pick<LogSummary, 'seqIsIndex' | 'length'>, seq: number): number | null {
+  if (!summary.seqIsIndex) return null
+  return Number.isInteger(seq) && seq >= 0 && seq < summary.length ? seq : -1
+}

@@ -21,6 +21,7 @@ import {
 } from '../protocol/event-views.ts'
 import {
   DIAGNOSTICS_MAX,
+  indexOfSeqInSummary,
   type CursorSnapshot,
   type FirstWindow,
   type LoadProgress,
@@ -315,7 +316,8 @@ export class OpenLog {
   /** Event index holding `seq`, or -1. */
   indexOfSeq(seq: number): number {
     const log = this.log
-    if (this.seqIsIndex()) return seq >= 0 && seq < log.length ? seq : -1
+    const known = indexOfSeqInSummary({ seqIsIndex: this.seqIsIndex(), length: log.length }, seq)
+    if (known !== null) return known
     const node = log.fold.timeline.findNode(seq)
     if (node !== -1) return log.fold.timeline.indexOf(node)
     for (let i = 0; i < log.length; i++) if (log.seqOf(i) === seq) return i

@@ -4,6 +4,7 @@
  */
 
 import type { EventDetail } from '../../protocol/event-views.ts'
+import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type SelectionOrigin = 'transcript' | 'surface' | 'graph' | 'diagnostics' | 'inspector' | 'link'
@@ -44,11 +45,7 @@ export const createSelectionSlice: LensSliceCreator<SelectionSlice> = (client) =
     selectSeq: async (seq, from, moveCursor) => {
       const summary = get().summary
       if (summary === null) return
-      const index = summary.seqIsIndex
-        ? seq >= 0 && seq < summary.length
-          ? seq
-          : -1
-        : await client.query('index-of-seq', { seq })
+      const index = indexOfSeqInSummary(summary, seq) ?? (await client.query('index-of-seq', { seq }))
       if (index < 0) return
       if (moveCursor) get().setCursor(index)
       get().select(index, from)

@@ -8,6 +8,7 @@
 import { useEffect } from 'react'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
+import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
 import { formatHash, parseHash } from './location-hash.ts'
 import { applyStepHash, hashStepOf } from '../panes/request/request-hash.ts'
 import { withStepParam } from '../panes/request/step-hash.ts'
@@ -21,7 +22,7 @@ async function applyHash(store: LensStore): Promise<void> {
   const summary = state.summary
   if (summary === null) return
   const toIndex = async (s: number): Promise<number> =>
-    summary.seqIsIndex ? s : await store.client.query('index-of-seq', { seq: s })
+    indexOfSeqInSummary(summary, s) ?? (await store.client.query('index-of-seq', { seq: s }))
   if (seq !== null) {
     const index = await toIndex(seq)
     if (index >= 0) state.setCursor(index)

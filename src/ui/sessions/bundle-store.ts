@@ -8,6 +8,7 @@
 import { create } from 'zustand'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import type { BundleResult, BundleSource, LineageRequest, LineageResponse } from '../../protocol/lineage.ts'
+import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
 
 export interface BundleState {
   result: BundleResult | null
@@ -79,7 +80,7 @@ function jumpWhenReady(lens: LensStore, generation: number, seq: number): void {
   const apply = async (): Promise<void> => {
     const s = lens.getState()
     if (s.summary === null) return
-    const index = s.summary.seqIsIndex ? (seq < s.summary.length ? seq : -1) : await lens.client.query('index-of-seq', { seq })
+    const index = indexOfSeqInSummary(s.summary, seq) ?? (await lens.client.query('index-of-seq', { seq }))
     if (index < 0 || lens.getState().loadGeneration !== generation) return
     lens.getState().setCursor(index)
     lens.getState().select(index, 'link')

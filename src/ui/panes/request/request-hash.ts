@@ -3,6 +3,7 @@
  * moves to the step's request point (`atSeq`), so the surface and transcript show what the model was sent.
  */
 
+import { indexOfSeqInSummary } from '../../../protocol/log-summary.ts'
 import type { LensStore } from '../../../store/create-lens-store.ts'
 import type { LensState } from '../../../store/create-lens-store.ts'
 import type { StepRef } from '../../../store/slices/request-slice.ts'
@@ -17,7 +18,8 @@ export async function applyStepHash(store: LensStore, hash: string, hasSeq: bool
   const atSeq = answer.request?.atSeq
   if (atSeq === undefined) return
   const summary = store.getState().summary
-  const index = summary?.seqIsIndex === true ? atSeq : await store.client.query('index-of-seq', { seq: atSeq })
+  const known = summary === null ? null : indexOfSeqInSummary(summary, atSeq)
+  const index = known ?? (await store.client.query('index-of-seq', { seq: atSeq }))
   if (index >= 0) store.getState().setCursor(index)
 }
 
