@@ -57,8 +57,9 @@ export class LineSplitter {
   private carryBytes = 0
   private nextLine = 1
   private consumed = 0
-  /** The held line grew past `maxLineBytes`: its bytes are counted, not kept. */
+  /** The held line grew past `maxLineBytes`: its bytes are counted (`overflowBytes`), not kept. */
   private overflow = false
+  private overflowBytes = 0
 
   constructor(
     private readonly onLine: LineHandler,
@@ -173,8 +174,6 @@ export class LineSplitter {
       droppedBytes: 0,
     })
   }
-
-  private overflowBytes = 0
 
   private hold(bytes: Uint8Array): void {
     if (bytes.length === 0) return

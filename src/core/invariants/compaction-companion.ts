@@ -12,7 +12,7 @@
  * `compaction/start` reports it, an end-seed drops it, and `finish()` reports what is still held.
  */
 
-import { prop, show, type FindingSink, type InvariantFinding } from './finding.ts'
+import { prop, seqOrNull, show, type FindingSink, type InvariantFinding } from './finding.ts'
 
 const PACKAGE = '@deepseek-ai/dsh-compaction'
 
@@ -77,11 +77,10 @@ export class CompactionCompanion {
 
   observe(event: unknown, index: number): void {
     const type = prop(event, 'type')
-    const seq = prop(event, 'seq')
     const finding = (message: string): InvariantFinding => ({
       code: 'compaction-invariant',
       index,
-      seq: typeof seq === 'number' ? seq : null,
+      seq: seqOrNull(event),
       message: compactionInvariantText(message),
       detail: explainCompactionRule(message),
     })

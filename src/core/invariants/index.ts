@@ -1,5 +1,2 @@
 export { InvariantChecker } from './invariant-checker.ts'
 export { INVARIANT_CODES, type InvariantCode, type InvariantFinding } from './finding.ts'
-export { sessionInvariantText } from './session-companion.ts'
-export { compactionInvariantText } from './compaction-companion.ts'
-export type { SurfaceChange } from './tool-pairing.ts'

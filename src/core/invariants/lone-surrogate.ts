@@ -4,7 +4,7 @@
  * client silently replaces it with U+FFFD, so the model sees something else than the log holds).
  */
 
-import type { FindingSink } from './finding.ts'
+import { seqOrNull, type FindingSink } from './finding.ts'
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -77,7 +77,7 @@ export function checkLoneSurrogates(
   sink({
     code: 'lone-surrogate',
     index,
-    seq: typeof event.seq === 'number' ? event.seq : null,
+    seq: seqOrNull(event),
     message: `${String(event.type)} holds a lone UTF-16 surrogate ${hex(hit.unit)} in ${hit.path} at character ${hit.offset}`,
     detail:
       'a lone surrogate has no UTF-8 encoding: the provider rejects the request, or its client replaces the character with U+FFFD and the model is sent something other than what the log holds',

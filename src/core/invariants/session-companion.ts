@@ -10,7 +10,7 @@
  * is one warning, not a cascade over the rest of the log.
  */
 
-import { prop, show, type FindingSink } from './finding.ts'
+import { prop, seqOrNull, show, type FindingSink } from './finding.ts'
 
 const PACKAGE = '@deepseek-ai/dsh-session'
 /** `TOOL_NOT_STARTED` (repair.ts): the synthetic result the harness's repair writes for a call that never ran. */
@@ -65,11 +65,10 @@ export class SessionCompanion {
     this.lastFailure = failure
     this.lastIndex = index
     if (failure === undefined || repeat) return
-    const seq = prop(event, 'seq')
     this.sink({
       code: 'session-invariant',
       index,
-      seq: typeof seq === 'number' ? seq : null,
+      seq: seqOrNull(event),
       message: sessionInvariantText(failure),
       detail: explainSessionRule(failure),
     })

@@ -11,7 +11,7 @@
  * keys compares positions on the surface (the surface timeline's slots, rebuilt from plans alone).
  */
 
-import { prop, show, type FindingSink } from './finding.ts'
+import { prop, seqOrNull, show, type FindingSink } from './finding.ts'
 
 export type SurfaceChange =
   | { readonly kind: 'append'; readonly seq: number }
@@ -241,14 +241,14 @@ export class ToolPairing {
     const pending = this.unanswered.get(stepKey)
     if (pending === undefined) return
     this.unanswered.delete(stepKey)
-    const seq = prop(event, 'seq')
+    const seq = seqOrNull(event)
     for (const [id, callSeq] of pending) {
       // A call a compaction has already taken off the surface is not sent any more: nothing to answer.
       if (!(this.calls.get(id)?.seqs.includes(callSeq) ?? false)) continue
       this.finding(
         'unanswered-tool-call',
         index,
-        typeof seq === 'number' ? seq : null,
+        seq,
         `tool call ${id} (assistant message at seq ${callSeq}) has no tool/result when step ${stepKey} ends`,
         `${PROVIDER}: every tool call must be answered by a tool result before the next assistant message`,
       )

@@ -183,7 +183,6 @@ ${STREAM_END_BEFORE}
   }
 }
 `
-export const STREAM_TS_AFTER = STREAM_TS_BEFORE.replace(STREAM_EDIT.old, STREAM_EDIT.new)
 
 export const STREAM_TEST_EDIT = {
   old: `    expect(stream.end()).toBe(3)
@@ -225,7 +224,6 @@ describe('RowStream', () => {
   })
 })
 `
-export const STREAM_TEST_AFTER = STREAM_TEST_BEFORE.replace(STREAM_TEST_EDIT.old, STREAM_TEST_EDIT.new)
 
 /** src/cli/preview.ts: \`tabula preview\`, a parseRow caller that needs no change. */
 export const PREVIEW_TS = `import { readFile } from 'node:fs/promises'
@@ -362,11 +360,6 @@ export const IMPORT_BODY_EDIT_2 = {
   })
   return { header, rows }`,
 }
-
-export const IMPORT_TS_AFTER_1 = IMPORT_TS_BEFORE.replace(IMPORT_OPTIONS_EDIT.old, IMPORT_OPTIONS_EDIT.new)
-  .replace(IMPORT_BODY_EDIT_1.old, IMPORT_BODY_EDIT_1.new)
-  .replace(IMPORT_ARGS_EDIT.old, IMPORT_ARGS_EDIT.new)
-export const IMPORT_TS_AFTER_2 = IMPORT_TS_AFTER_1.replace(IMPORT_BODY_EDIT_2.old, IMPORT_BODY_EDIT_2.new)
 
 export const IMPORT_TEST_EDIT = {
   old: `      options: { delimiter: ';', skipEmpty: false },

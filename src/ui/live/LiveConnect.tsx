@@ -7,11 +7,6 @@ import { LiveController, parseLiveParams } from './live-controller.ts'
 import { LiveStatusLine } from './LiveStatusLine.tsx'
 import { SessionPicker } from './SessionPicker.tsx'
 
-/** Whether this page was opened as a live viewer (then the demo log is not loaded). */
-export function isLivePage(): boolean {
-  return parseLiveParams(window.location.search) !== null
-}
-
 export function LiveConnect() {
   const store = useLensStoreApi()
   // Constructing is inert (no socket yet), so it can happen during render; the effect owns connecting.
