@@ -17,5 +17,5 @@ const theme = initialTheme()
 document.documentElement.dataset['theme'] = theme
 store.getState().setTheme(theme)
 // The canvases' colours, read while the page is an empty shell: read at the first render instead, the style of the
-// whole new page was recalculated inside that task first (10-12 ms in a `?log=` trace).
+// whole new page was recalculated inside that task first.
 themeChartColors()

@@ -11,8 +11,8 @@ export const SYSTEM_CHROMIUM = '/usr/bin/chromium'
 /**
  * --no-sandbox: containers run as root without user namespaces; the next four keep Chromium off the network.
  * --disable-features: headless Chromium 156 opens a renderer for the omnibox popup's WebUI
- * (chrome://omnibox-popup.top-chrome/) in every new browser context, and it burns ~1 s of CPU in the first 3 s,
- * exactly while a test or a bench round navigates: on 2 vCPUs that stole a third of the page's main thread. A
+ * (chrome://omnibox-popup.top-chrome/) in every new browser context, and it burns CPU in its first seconds,
+ * exactly while a test or a bench round navigates: on 2 vCPUs that stole a large share of the page's main thread. A
  * user's window made its popup when it opened, not when a link is followed, so the bench should not pay for it.
  */
 export const CHROMIUM_ARGS: readonly string[] = [

@@ -65,7 +65,7 @@ async function waitReady(page: Page, timeout = 600_000): Promise<void> {
 /**
  * Let the demo's boot finish (its lazy chunks, chart and graph drawing run for a few hundred ms after `ready`) before
  * a file is dropped: a user drops a file on a page that has settled, and the floor it is compared with is measured on
- * a settled page too. Without it the drop's `change` event waited behind the boot's tail (~200 ms in profiles).
+ * a settled page too. Without it the drop's `change` event waited behind the boot's tail.
  */
 export const SETTLE_AFTER_BOOT_MS = 1000
 

@@ -1,6 +1,6 @@
 /**
  * `npm run build:cli`: the CLI as plain JavaScript, so `dsh-lens` starts without transpiling TypeScript
- * (tsx costs ~0.5 s per start). CommonJS bundles in dist-cli/:
+ * (tsx transpiles at every start). CommonJS bundles in dist-cli/:
  * - dsh-lens.cjs, the launcher (src/cli/launch.ts) the bin runs: it starts the next one through V8's code cache;
  * - dsh-lens-main.cjs, the CLI itself (src/cli/main.ts), with dsh-lens-main.cjs.v8-cache beside it;
  * - dsh-lens-serve.cjs and dsh-lens-generate.cjs, the commands few runs use (below).
@@ -32,7 +32,7 @@ const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
 
 /**
  * The commands few runs use are bundles of their own, required on demand: the CLI's file is then the core and the
- * common commands (~240 KB, not ~540 KB), which is what every start reads from disk and hands to V8.
+ * common commands (less than half the whole), which is what every start reads from disk and hands to V8.
  */
 const ON_DEMAND: Record<string, string> = {
   '../server/serve-command.ts': 'dsh-lens-serve',

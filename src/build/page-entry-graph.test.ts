@@ -2,11 +2,11 @@
  * The page's first screen (the entry and the chunks its staged boot imports) holds what the first screen runs,
  * never the worker's code. The lens worker's host (decoder,
  * fold, dagre layout, the xxhash WebAssembly bytes) once rode into it through `createInThreadClient`, a test helper
- * in worker-client.ts: ~50 KB more JavaScript to evaluate while the page boots. This walks the static imports from
+ * in worker-client.ts: tens of KB more JavaScript to evaluate while the page boots. This walks the static imports from
  * src/main.tsx, plus the dynamic `import()`s of the staged boot (boot-app.ts: React DOM and the app, fetched with the
  * entry); any other `import()` is a lazy chunk and `import type` is erased. It fails if a worker module is reached.
  * And the entry chunk itself (the static imports alone) holds no React: it starts the worker and the `?log=` fetch
- * before React DOM is evaluated, which a static import of a hook's module once undid (14.8 -> 24 KB).
+ * before React DOM is evaluated, which a static import of a hook's module once undid.
  */
 
 import { readFileSync } from 'node:fs'

@@ -1,7 +1,7 @@
 /**
  * Vite plugin: uPlot 1.6 builds an `Intl.NumberFormat` and an `Intl.DateTimeFormat` when its module is evaluated.
- * The first Intl object a page makes initialises ICU, 35-90 ms on these machines, and the context chart's chunk is
- * evaluated on the first screen while a `?log=` is loading: that one task was 149 ms. Both are made on first use
+ * The first Intl object a page makes initialises ICU, a long task, and the context chart's chunk is evaluated on
+ * the first screen while a `?log=` is loading. Both are made on first use
  * instead (the chart formats its own axis labels, so with our options they are never made). Build only; the build
  * fails if uPlot's source no longer holds the exact lines, so an upgrade cannot silently drop the patch.
  */

@@ -1,20 +1,20 @@
 /**
- * The CLI reads a whole log into memory (about 1.8x its plain text, README "Limits"). Past Node's heap limit V8 does
- * not throw: the process dies with "FATAL ERROR: Reached heap limit ... JavaScript heap out of memory" and a native
- * stack. This guard turns that into one clear line and exit 2 (a `LogTooLargeError`, which main reports as an
- * unreadable log): before reading, when a plain file's size already says it cannot fit; while reading (any
- * encoding, standard input too), when the heap is nearly full.
+ * The CLI reads a whole log into memory (`MEMORY_PER_PLAIN_BYTE` times its plain text, docs/benchmarks.md). Past Node's
+ * heap limit V8 does not throw: the process dies with "FATAL ERROR: Reached heap limit ... JavaScript heap out of
+ * memory" and a native stack. This guard turns that into one clear line and exit 2 (a `LogTooLargeError`, which main
+ * reports as an unreadable log): before reading, when a plain file's size already says it cannot fit; while reading
+ * (any encoding, standard input too), when the heap is nearly full.
  */
 
 import { getHeapStatistics } from 'node:v8'
 import { UnreadableLogError } from './read-log-error.ts'
 
-/** Memory the CLI holds per byte of plain text (measured: 156-238 bytes per event of ~110 bytes of text). */
+/** Memory the CLI holds per byte of plain text (measured: docs/benchmarks.md). */
 export const MEMORY_PER_PLAIN_BYTE = 1.8
 /** Share of the heap limit past which reading stops: V8 collects hard before this, so what is used is live. */
 export const HEAP_STOP_SHARE = 0.9
 /**
- * Asking V8 for the heap in use walks its spaces (12-16 ms over a 280k-event read, 2-3% of the whole `fold --json`).
+ * Asking V8 for the heap in use walks its spaces, a visible share of a large `fold --json`.
  * It is skipped while even a pessimistic estimate fits with room to spare: what the process needs besides the log,
  * plus several times the measured bytes per plain byte.
  */

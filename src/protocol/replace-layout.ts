@@ -9,9 +9,8 @@ export const LEAF_NODE_SIZE = { width: 110, height: 30 } as const
 
 /** With more replacements than this, leaves are left out (each node already says how many seqs it shadows):
  * every replacement must stay in the DOM, and leaves would multiply the node count several times over. Also where
- * the viewport-only large graph starts (ReplaceGraphPane): at 92 replacements (the 1.3M bench log) the full React
- * Flow graph held 184 nodes fitted at zoom 0.05 (unreadable), and their layerization cost ~10 ms every frame the
- * page changed (search typing made 50 ms tasks). */
+ * the viewport-only large graph starts (ReplaceGraphPane): past it the full React Flow graph is fitted at a zoom too
+ * far out to read, and its layerization costs every frame the page changes. */
 export const LEAVES_COLLAPSE_ABOVE = 60
 
 /** A box of plain shadowed seqs under the replacement numbered `owner`; x/y are its top-left corner. */

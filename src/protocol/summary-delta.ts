@@ -1,7 +1,7 @@
 /**
  * Summaries on the wire carry each replacement once. A load's replacements only ever grow (OpenLog appends them
- * and starts over on a new load), yet every summary held all of them: with 5,000 replacements that is ~1.1 MB of
- * structured clone per summary, and the graph-5k bench lane traced 30-90 ms of deserializing plus the garbage of the
+ * and starts over on a new load), yet every summary held all of them: with thousands of replacements that is megabytes
+ * of structured clone per summary, and the graph-5k bench lane traced long deserializing plus the garbage of the
  * copies on the main thread for each interim summary while the log opened. So the worker's side sends only the
  * replacements after those of the previous summary of the same load (`replacementsFrom`), and the client's side
  * appends them to the ones it kept. What reaches the store is a whole `LogSummary` as before, and the replacements

@@ -48,9 +48,9 @@ const COUNTERPARTS_MAX = 2000
 const FULL_LAYOUT_INTERVAL_MS = 1000
 
 /**
- * Most decoded (plain-text) bytes of one log the worker holds: 1 GiB. The worker keeps about 1.8x the plain text
- * (README "Limits"), so this is ~1.9 GB of a worker heap Chromium caps at a few GB, and below the ~1.5 GB plain log
- * that may end the worker for lack of memory; the largest log tested in the browser is 114 MB. Past it a load keeps
+ * Most decoded (plain-text) bytes of one log the worker holds: 1 GiB. The worker keeps a small multiple of the
+ * plain text (docs/benchmarks.md), so this stays inside a worker heap Chromium caps at a few GB, below the plain log
+ * size that may end the worker for lack of memory. Past it a load keeps
  * the whole lines before it (every pane works on that prefix, its fold exact) and says so (`LogSummary.sizeBudget`,
  * diagnostic `size-budget`). Tests lower it through `OpenLog.create` / `createLensHost`.
  */

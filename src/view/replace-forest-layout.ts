@@ -1,10 +1,10 @@
 /**
- * Linear-time layout of a large replace graph, used instead of dagre above `FOREST_LAYOUT_ABOVE` replacements
- * (dagre took ~30 s for the 5,000-replacement preset on a loaded 2-core machine, and the log is not ready until
- * its layout is). A replacement is shadowed at most once (once shadowed it is off the surface), so nesting is a
- * forest: each tree is drawn top-down (the outermost replacement on top, as dagre's TB ranks do), its leaves side by
- * side, a parent centred over its children; trees follow each other in event order and wrap into rows, so a big
- * log gives a page-shaped graph instead of a strip hundreds of thousands of pixels wide.
+ * Linear-time layout of a large replace graph, used instead of dagre above `FOREST_LAYOUT_ABOVE` replacements (dagre's
+ * cost grows superlinearly, and the log is not ready until its layout is). A replacement is shadowed at most once (once
+ * shadowed it is off the surface), so nesting is a forest: each tree is drawn top-down (the outermost replacement on
+ * top, as dagre's TB ranks do), its leaves side by side, a parent centred over its children; trees follow each other in
+ * event order and wrap into rows, so a big log gives a page-shaped graph instead of a strip hundreds of thousands of
+ * pixels wide.
  */
 
 import type { ReplacementInfo } from '../protocol/log-summary.ts'

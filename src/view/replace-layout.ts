@@ -6,18 +6,19 @@
 import * as dagre from '@dagrejs/dagre'
 import type { ReplacementInfo } from '../protocol/log-summary.ts'
 import { layoutForest, nestingParents } from './replace-forest-layout.ts'
-import { EMPTY_LAYOUT, REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../protocol/replace-layout.ts'
-export const LEAF_NODE_SIZE = { width: 110, height: 30 } as const
+import {
+  EMPTY_LAYOUT,
+  LEAF_NODE_SIZE,
+  LEAVES_COLLAPSE_ABOVE,
+  REPLACE_NODE_SIZE,
+  replaceNodeId,
+  type ReplaceLayout,
+} from '../protocol/replace-layout.ts'
+
 /** Up to this many plain shadowed seqs get a node each; more are drawn as one range node. */
 export const LEAF_NODES_MAX = 4
-/** With more replacements than this, leaves are left out (each node already says how many seqs it shadows):
- * every replacement must stay in the DOM, and leaves would multiply the node count several times over. Also where
- * the viewport-only large graph starts (ReplaceGraphPane): at 92 replacements (the 1.3M bench log) the full React
- * Flow graph held 184 nodes fitted at zoom 0.05 (unreadable), and their layerization cost ~10 ms every frame the
- * page changed (search typing made 50 ms tasks). */
-export const LEAVES_COLLAPSE_ABOVE = 60
-/** With more replacements than this, the linear forest layout replaces dagre (whose cost grows superlinearly:
- * ~30 s for 5,000 replacements on a loaded 2-core machine, and the log is not ready until its layout is). */
+/** With more replacements than this, the linear forest layout replaces dagre (whose cost grows superlinearly, and
+ * the log is not ready until its layout is). */
 export const FOREST_LAYOUT_ABOVE = 600
 const NODE_SEP = 16
 const RANK_SEP = 40

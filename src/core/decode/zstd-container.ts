@@ -39,9 +39,9 @@ export type FrameDecompressor = (
 ) => Uint8Array | CheckedPlaintext
 
 /**
- * A frame's plaintext whose content checksum the decompressor has already checked (libzstd checks it as it decodes
- * and refuses the frame when it differs), so the container does not compute XXH64 over it again: 22-39 ms of a 280k
- * zstd `?log=` load in the browser, timed in the worker.
+ * A frame's plaintext whose content checksum the decompressor has already checked (libzstd checks it as it decodes and
+ * refuses the frame when it differs), so the container does not compute XXH64 over it again (a visible share of a zstd
+ * `?log=` load's worker time).
  */
 export interface CheckedPlaintext {
   readonly plaintext: Uint8Array
@@ -173,7 +173,7 @@ export class ZstdContainer {
     const s = this.state
     // The streaming decoder allocates a single-segment frame's declared size up front: a torn frame declaring far
     // more than any append batch (and than its blocks can hold) is not worth a bomb-sized allocation. Any other
-    // frame gets a window of the size its descriptor asks: an 83-byte torn tail asking for 1.9 GB took fzstd 7.5 s
+    // frame gets a window of the size its descriptor asks: a tiny torn tail asking for gigabytes took fzstd seconds
     // and that memory (found by a fuzz of the vendored fzstd); a harness frame's window is a few MiB at most.
     const single = (((bytes[4] ?? 0) >> 5) & 1) === 1
     const bomb =

@@ -1,8 +1,8 @@
 /**
- * Complete zstd frames decoded by libzstd compiled to WebAssembly (zstddec): 2-4x faster than fzstd, which was most
- * of a zstd log's load (fzstd 587 ms of a 954 ms fold of the 280k bench log in a browser worker). The module is
- * compiled synchronously at the first frame a thread decodes (a few ms): compiled asynchronously, it arrived
- * ~670 ms into a `?log=` load whose threads were busy, and a tenth of the frames had gone through fzstd by then.
+ * Complete zstd frames decoded by libzstd compiled to WebAssembly (zstddec): several times faster than fzstd, which
+ * was most of a zstd log's load. The module is compiled synchronously at the first frame a thread decodes (a few
+ * ms): compiled asynchronously, it arrived late in a `?log=` load whose threads were busy, and many frames had gone
+ * through fzstd by then.
  *
  * fzstd stays the reference for everything but the happy path. libzstd is used only for a frame that declares its
  * content size (the harness's one-shot compressor always does) of at most WASM_FRAME_MAX bytes, and its output is

@@ -3,7 +3,7 @@
  *
  * Live sources (the companion server's Connect flow): call `startLiveFeed(name)` and feed the returned
  * `LiveFeed` with JSONL text or bytes as they arrive (`append`), then `end()` or `cancel()`. The worker folds
- * each chunk as it comes and publishes a summary at most every ~50 ms; the cursor follows the end while it
+ * each chunk as it comes and publishes a summary at most every `PROGRESS_INTERVAL_MS`; the cursor follows the end while it
  * sits on the last event. Starting any other load replaces the feed.
  */
 

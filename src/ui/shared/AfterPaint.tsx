@@ -3,8 +3,8 @@
  *
  * React Flow measures its container when it mounts (`checkVisibility()` and `offsetWidth` in a passive effect). Mounted
  * in the same commit as the rest of a changed page (a summary that turned the small graph into the large one), that
- * read forces the whole page's pending style and layout into the commit's task: 25 ms in a trace of the graph-5k open,
- * on top of the commit. A frame later the page is laid out, and the read lays out only React Flow's own new subtree.
+ * read forces the whole page's pending style and layout into the commit's task, on top of the commit. A frame later the
+ * page is laid out, and the read lays out only React Flow's own new subtree.
  */
 
 import { useEffect, useState, type ReactNode } from 'react'

@@ -32,7 +32,7 @@ function measureFromObserver(
 /**
  * The scroll element's size, from its ResizeObserver only. TanStack's default also reads `offsetWidth/Height` when
  * the list mounts, which forces a layout of the whole page inside React's commit: on the first screen that was
- * 50-180 ms of one task on a 2 vCPU machine. The observer's first callback comes right after the browser's own
+ * one long task. The observer's first callback comes right after the browser's own
  * layout with the same border-box size; until then the list has no height and mounts no rows.
  */
 function observeRectAfterLayout(

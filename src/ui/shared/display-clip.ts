@@ -1,7 +1,7 @@
 /**
  * A row's text cut to what its box can show. Rows clip their text with a max height and `overflow: hidden`, but the
  * browser still lays out (shapes and line-breaks) every character it is given: a transcript full of 4,096-character
- * previews made each layout of the panes 45-50 ms during a load. The worker's preview stays whole (search, copy of
+ * previews made every layout of the panes a long task during a load. The worker's preview stays whole (search, copy of
  * a selection inside the box, the inspector); this only bounds what goes into the DOM, with room to spare for a
  * wide pane (the limits are several times what the box shows at 1440 px).
  */

@@ -1,8 +1,8 @@
 /**
- * `n.toLocaleString('en-US')` for the counts the panes show, without ICU: the first `toLocaleString` call in a
- * page initialises Chromium's locale data, a 40-50 ms task measured on the 2-core machines this runs on, and the
- * first screen made that call while booting. Integers are grouped here; anything else (rare: none of the panes'
- * counts) still goes to `toLocaleString`, so the text is the same either way.
+ * `n.toLocaleString('en-US')` for the counts the panes show, without ICU: the first `toLocaleString` call in a page
+ * initialises Chromium's locale data, a long task, and the first screen made that call while booting. Integers are
+ * grouped here; anything else (rare: none of the panes' counts) still goes to `toLocaleString`, so the text is the same
+ * either way.
  */
 export function formatCount(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US')

@@ -1,8 +1,8 @@
 /**
  * The replace graph for logs with thousands of replacements. React Flow is kept for the near view but is given only
  * the nodes in view (at most NEAR_NODES_MAX, and only from NEAR_ZOOM in); further out a canvas draws every box and
- * edge up to the cursor. The per-replacement DOM contract is kept by ReplaceMarkers. Why: with ~2,000+ replacements
- * mounted, React Flow itself gave 50-130 ms tasks (issue 10); the bench's graph lane (src/bench/browser-lanes.ts)
+ * edge up to the cursor. The per-replacement DOM contract is kept by ReplaceMarkers. Why: with thousands of replacements
+ * mounted, React Flow itself made long tasks (issue 10); the bench's graph lane (src/bench/browser-lanes.ts)
  * measures this view on the 5,000-replacement preset.
  */
 
@@ -36,8 +36,8 @@ interface Props {
   readonly fitTo: number
   /**
    * False while the log loads: the canvas draws every box then. Each interim summary refits the view, so React Flow
-   * nodes mounted for one summary's near view were unmounted at the next (graph-5k: ~100 nodes mounted over the
-   * first second, each frame of it a 50-113 ms task, all gone when the second summary zoomed the view out).
+   * nodes mounted for one summary's near view were unmounted at the next (graph-5k: nodes mounted over the first
+   * second, each frame of it a long task, all gone when the second summary zoomed the view out).
    */
   readonly settled: boolean
   /** Event index of the selected entry (or null). */
@@ -82,7 +82,7 @@ export function LargeReplaceGraph({ replacements, layout, drawn, fitTo, settled,
       s.settled && view.zoom >= NEAR_ZOOM ? visibleReplacements(s.layout, s.shown, view, REPLACE_NODE_SIZE, NEAR_NODES_MAX) : null
     if (inView !== null) {
       // A few React Flow nodes per frame: a fit that brings 80 boxes into view mounted them (and React Flow measured
-      // them) in one 50-115 ms task while the log opened; the rest follow on the next frames.
+      // them) in one long task while the log opened; the rest follow on the next frames.
       const { indices, done } = mountBudget(visibleRef.current, inView, NEAR_NODES_PER_FRAME)
       inView = indices
       if (!done) frameRef.current = requestAnimationFrame(() => nextFrame.current())
@@ -233,7 +233,7 @@ function ViewTracker({ onView }: { onView: (view: ViewBox) => void }) {
 /**
  * Fit the boxes up to the cursor, as the small graph does, straight from the layout arrays (no node objects). Not the
  * boxes drawn so far: those grow frame by frame while the graph catches up, and a fit on each of those frames moved
- * the view and mounted and unmounted near-view nodes every frame (50-136 ms tasks while graph-5k opened).
+ * the view and mounted and unmounted near-view nodes every frame (long tasks while graph-5k opened).
  */
 function FitLarge({ layout, count }: { layout: ReplaceLayout; count: number }) {
   const flow = useReactFlow()

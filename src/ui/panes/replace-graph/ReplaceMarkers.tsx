@@ -3,9 +3,9 @@
  * to the cursor, visually hidden (the canvas and the in-view React Flow nodes draw them). They also give keyboard
  * and screen-reader users the whole list, which a viewport-virtualized graph would otherwise hide.
  *
- * Why blocks, and why `content-visibility: auto` on each: with 5,000 replacements these are ~10,000 elements, and
- * a trace of the graph-5k bench lane showed the page's style, layout and paint over them (not React Flow) making
- * the 100-250 ms tasks while the log opened and the cursor was dragged. A block off screen (all of them: the list is
+ * Why blocks, and why `content-visibility: auto` on each: with thousands of replacements these are twice as many
+ * elements, and a trace of the graph-5k bench lane showed the page's style, layout and paint over them (not React
+ * Flow) making the long tasks while the log opened and the cursor was dragged. A block off screen (all of them: the list is
  * clipped to a 1 px box) is skipped by style, layout and paint, yet stays in the accessibility tree, in the tab
  * order and in the DOM for queries; a focused button renders its block again. Each block is memoized on what it
  * shows (the seqs of its range, the selection), so a summary or a cursor move re-renders only the block it changes.

@@ -1,7 +1,7 @@
 /**
  * Canvas drawing of a large replace graph when the view is too far out for DOM nodes: one box per replacement up
  * to the cursor (summaries and prunes in their colours, the selected one outlined) and a line per nesting edge.
- * ~5,000 rects and lines cost 1-3 ms a frame, where as many React Flow nodes cost 50-130 ms tasks.
+ * Thousands of rects and lines cost a small part of a frame, where as many React Flow nodes make long tasks.
  */
 
 import type { ReplacementInfo } from '../../../protocol/log-summary.ts'

@@ -1,7 +1,7 @@
 /** Pure: how far the drawn prefix of the replace graph may move toward the cursor's in one animation frame. */
 
-/** Nodes mounted or unmounted per frame at most: a React Flow node costs ~0.5 ms to mount (measuring, handles,
- * edges), so a jump across the whole log is spread over frames instead of one 100 ms task. */
+/** Nodes mounted or unmounted per frame at most: each React Flow node costs its mount (measuring, handles, edges),
+ * so a jump across the whole log is spread over frames instead of one long task. */
 export const GRAPH_NODES_PER_FRAME = 20
 
 /**

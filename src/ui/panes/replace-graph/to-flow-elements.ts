@@ -53,8 +53,8 @@ export function replaceFlowNode(r: ReplacementInfo, k: number, layout: ReplaceLa
  * @param previous the elements built from the previous summary: every node and edge that has not changed is that
  *   very object. React Flow keeps a node's measured size only while the object it was given stays the same; a new
  *   object is a new node to it, measured again by its ResizeObserver and rendered twice more. Every summary brings a
- *   new layout, so without this each one (and `ready`) re-measured the whole graph: 25-30 ms of the ready frame's
- *   ~100 ms of CPU in a trace of the 280k `?log=` load, for a graph that had not changed.
+ *   new layout, so without this each one (and `ready`) re-measured the whole graph, a good part of the ready
+ *   frame's CPU in a trace of the 280k `?log=` load, for a graph that had not changed.
  */
 export function toFlowElements(
   replacements: readonly ReplacementInfo[],

@@ -9,7 +9,7 @@ export function useGraphCatchUp(target: number, nodeEnd: Int32Array, budget?: nu
   // Whether the last frame already moved the graph. A catch-up starts when something else changed the page (the
   // cursor moved, a summary or `ready` arrived), and that commit's style, layout and paint fall in the next frame;
   // so the first step waits one frame more instead of adding the nodes' mount and React Flow's measuring to that
-  // frame (a trace of the 280k `?log=` load: one 60-100 ms frame at `ready` for both together).
+  // frame (in a trace of the 280k `?log=` load, both together made one long frame at `ready`).
   const moving = useRef(false)
   useEffect(() => {
     if (clamped === target) {

@@ -27,8 +27,8 @@ export function runScrubAction(state: LensState, action: ScrubAction): void {
 /**
  * One row of marks, drawn on a canvas. Memoized: a drag re-renders the scrubber every frame, the marks only change
  * with the log. A canvas rather than a span per mark: while a big log opens, every summary moves every mark (the
- * track's scale changes), and ~1,200 positioned spans (turns + replaces, up to MARK_BUCKETS each) cost the graph-5k
- * bench lane 40-100 ms of style recalculation and paint per summary.
+ * track's scale changes), and a positioned span per mark (turns + replaces, up to MARK_BUCKETS each) made every
+ * summary a long task of style recalculation and paint.
  */
 /** The marks' canvas has a fixed resolution (two pixels per bucket) and is stretched over the track: it never
  * needs redrawing when the track's width changes (it does as the digits of the cursor's seq change during a drag). */

@@ -39,7 +39,7 @@ export function TranscriptPane() {
 
   // Stable per list: the virtualizer rebuilds its O(count) measurement table whenever this function changes. It also
   // walks every row's key whenever the count changes (each cursor move in a drag): numbers (the two lists apart by
-  // sign), not a string built per row, which on a 14k-row log took 30-40 ms of the graph-5k lane's drag tasks.
+  // sign), not a string built per row, which made a large log's drag tasks long.
   const itemKey = useCallback((row: number) => (list === 'all' ? row : -1 - row), [list])
   const onRange = useCallback((from: number, to: number) => store.getState().ensureTranscriptRows(list, from, to), [store, list])
   const indexAt = (row: number): number | undefined => cache.row(list, row)?.index
