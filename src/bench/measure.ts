@@ -35,7 +35,7 @@ export function interleave(rounds: number, tasks: Record<string, () => void>): R
 
 export const fmt = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-')
 
-/** A plain fixed-width table for the terminal and the README. */
+/** A plain fixed-width table for the terminal and docs/benchmarks.md. */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
   const line = (cells: readonly string[]): string => '| ' + cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ') + ' |'

@@ -1,6 +1,6 @@
 /**
  * `lens check` and `lens fold --json` list the provider-invariant warnings with line, seq, code and
- * text, and a log whose only findings are those warnings still exits 0 (documented in README).
+ * text, and a log whose only findings are those warnings still exits 0 (documented in docs/cli.md).
  */
 
 import { spawnSync } from 'node:child_process'

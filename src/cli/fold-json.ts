@@ -1,5 +1,5 @@
 /**
- * The `fold --json` contract (documented in the README, asserted by tests):
+ * The `fold --json` contract (documented in docs/cli.md, asserted by tests):
  * strict results, i.e. the surface after every event before the harness's first
  * violation, optionally cut at `--at SEQ`.
  */

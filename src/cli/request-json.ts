@@ -1,5 +1,5 @@
 /**
- * `lens request FILE --step T.S --json` and `lens request FILE --list --json` (contract in README): the request
+ * `lens request FILE --step T.S --json` and `lens request FILE --list --json` (contract in docs/cli.md): the request
  * the harness built for one step, with its diff against the previous step; or every step with its request point,
  * message count and logged usage. The JSON is the core's `stepRequest` / `stepList`, the same the Request view shows.
  */

@@ -1,5 +1,5 @@
 /**
- * The `search --json` contract (README, asserted by src/cli/search.test.ts):
+ * The `search --json` contract (docs/cli.md, asserted by src/cli/search.test.ts):
  * `{"matches":[{"seq","type","path","snippet","highlight"}],"visible":[{"from","to"}],"total","truncated","cutEvents"}`.
  * `visible` is in seqs, inclusive: the spans during which a matching event was on the model surface.
  */

@@ -3,7 +3,7 @@
  * explanation. The checks never touch the fold; LensLog turns findings into diagnostics.
  */
 
-/** The provider-invariant codes (a subset of DiagnosticCode, listed in the README). */
+/** The provider-invariant codes (a subset of DiagnosticCode, listed in docs/cli.md). */
 export type InvariantCode =
   | 'session-invariant'
   | 'compaction-invariant'

@@ -5,7 +5,7 @@ import type { InvariantCode } from '../invariants/finding.ts'
 export type Severity = 'error' | 'warning'
 
 /**
- * Stable diagnostic codes. They are part of the CLI's JSON contract (README), so
+ * Stable diagnostic codes. They are part of the CLI's JSON contract (docs/cli.md), so
  * codes are only ever added, never renamed.
  */
 export type DiagnosticCode =

@@ -9,7 +9,7 @@
  *      there is in that request;
  *  (c) the diff: `firstDifference` equals a plain element-wise comparison of the two harness requests (0 when a
  *      prefix header field changed), `appended` / `replacedBy` / `removed` equal the script's replacement record,
- *      the token estimates follow the README's rule and the cache warning is set exactly when it says;
+ *      the token estimates follow the documented rule (docs/cli.md) and the cache warning is set exactly when it says;
  *  (d) `stepList` agrees with `stepRequest` for every step;
  *  (e) a live log, cut anywhere: each step so far is requested where the script says for that prefix (an open
  *      step's request is everything so far), with the harness's messages.
@@ -198,7 +198,7 @@ describe('step requests on generated logs with realistic steps', () => {
             expect(seqs(previous.messages).filter((seq) => !now.has(seq) && !covered.has(seq))).toEqual([])
             expect(diff.removed).toEqual([])
           }
-          // Token estimates by the README's rule (ceil of the JSON's UTF-8 bytes / 4), counted here with Buffer.
+          // Token estimates by the documented rule (docs/cli.md) (ceil of the JSON's UTF-8 bytes / 4), counted here with Buffer.
           const header = model.header ?? {}
           const headerTokens = tokens(header['system']) + tokens(header['tools'])
           const messageTokens = harness.messages.map((m) => tokens(m.message))

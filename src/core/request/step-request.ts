@@ -47,7 +47,7 @@ export interface StepRequestJson {
   readonly skippedNodes: number[]
   readonly usage: Record<string, unknown> | null
   readonly diff: RequestDiff
-  /** Extra keys (documented in the README). */
+  /** Extra keys (documented in docs/cli.md). */
   readonly startSeq: number
   readonly headerSeq: number | null
   readonly boundary: RequestBoundary

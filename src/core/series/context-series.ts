@@ -158,7 +158,7 @@ export class ContextSeries {
     return k < 0 ? 0 : this.changeTokens.get(k)
   }
 
-  /** Bytes held by the typed arrays (memory benchmark, README figure). */
+  /** Bytes held by the typed arrays (the memory benchmark, docs/benchmarks.md). */
   get byteLength(): number {
     return [
       this.changeIndex,
