@@ -13,6 +13,7 @@ import { logPrefix } from '../export/log-prefix.ts'
 import { LensLog } from '../log/lens-log.ts'
 import { LineageScanner } from './lineage-scan.ts'
 import { checkSeedPrefix } from './seed-prefix.ts'
+import type { LineageFacts, ToolCallFact } from './lineage-facts.ts'
 import { buildSessionTree, type LineageInput } from './session-tree.ts'
 
 const available = fixturesAvailable()
@@ -276,5 +277,89 @@ describe('sessions tree from headers alone', () => {
   it('a log without a header is a root with no id', () => {
     const tree = buildSessionTree([{ key: 'x', header: null, eventCount: null, facts: null }])
     expect(tree.nodes.get('x')).toMatchObject({ id: null, kind: 'root', depth: 0 })
+  })
+})
+
+describe('the descriptor-label heuristic (one-shot children), on facts written out', () => {
+  const noFacts: LineageFacts = {
+    agentStarts: [],
+    startedSubagents: [],
+    reports: [],
+    coordinatorMessages: [],
+    descriptor: null,
+    toolCalls: [],
+    endSeeds: [],
+  }
+  const call = (seq: number, time: number | null, description: string | null): ToolCallFact => ({
+    seq,
+    time,
+    callId: `call-${seq}`,
+    name: 'agent',
+    description,
+  })
+  const parent = (toolCalls: ToolCallFact[], extra: Partial<LineageFacts> = {}): LineageInput => ({
+    key: 'parent',
+    header: { type: 'session', version: 0, id: 'p', createdAt: 0, delegationDepth: 0 },
+    eventCount: 100,
+    facts: { ...noFacts, toolCalls, ...extra },
+  })
+  const child = (id: string, createdAt: number, label: string): LineageInput => ({
+    key: id,
+    header: { type: 'session', version: 0, id, createdAt, parentSession: 'p', origin: 'subagent', delegationDepth: 1 },
+    eventCount: 4,
+    facts: { ...noFacts, descriptor: { seq: 0, label, mode: 'one-shot', provider: null } },
+  })
+  const startOf = (inputs: LineageInput[], key: string) => buildSessionTree(inputs).nodes.get(key)?.start ?? null
+
+  it('the latest call with the label at or before the child was created, not an earlier one', () => {
+    const calls = [call(5, 1_000, 'Fix it'), call(9, 2_000, 'Fix it'), call(14, 3_000, 'Fix it')]
+    expect(startOf([parent(calls), child('c', 2_500, 'Fix it')], 'c')).toStrictEqual({
+      parentSeq: 9,
+      via: 'descriptor-label',
+      heuristic: true,
+      callId: 'call-9',
+    })
+  })
+
+  it('a call made in the very millisecond the child was created counts', () => {
+    const calls = [call(5, 1_000, 'Fix it'), call(9, 2_000, 'Fix it')]
+    expect(startOf([parent(calls), child('c', 2_000, 'Fix it')], 'c')?.parentSeq).toBe(9)
+  })
+
+  it('calls with another label, or used by an earlier child, are passed over; a call with no time is a candidate', () => {
+    const calls = [call(3, null, 'Fix it'), call(5, 1_000, 'Fix it'), call(7, 1_500, 'Other'), call(9, 2_000, 'Fix it')]
+    const tree = buildSessionTree([
+      parent(calls),
+      child('b', 2_200, 'Fix it'),
+      child('a', 2_100, 'Fix it'),
+      child('d', 2_300, 'Fix it'),
+    ])
+    // Children in createdAt order: a (2,100) takes 9, b (2,200) the latest left (5), d (2,300) the call with no time.
+    expect(['a', 'b', 'd'].map((k) => tree.nodes.get(k)?.start?.parentSeq)).toStrictEqual([9, 5, 3])
+    expect(tree.nodes.get('parent')?.children).toStrictEqual(['a', 'b', 'd'])
+  })
+
+  it('with no call at or before its creation, the first unused call with the label; with none, no start', () => {
+    const calls = [call(5, 5_000, 'Fix it'), call(9, 6_000, 'Fix it')]
+    expect(startOf([parent(calls), child('c', 1_000, 'Fix it')], 'c')?.parentSeq).toBe(5)
+    expect(startOf([parent(calls), child('c', 1_000, 'Nothing like it')], 'c')).toBeNull()
+  })
+
+  it('an exact start (agent-start, started subagent) wins over a label match', () => {
+    const calls = [call(5, 1_000, 'Fix it')]
+    const exact = { agentStarts: [{ seq: 11, childId: 'c', label: 'Fix it' }] }
+    expect(startOf([parent(calls, exact), child('c', 2_000, 'Fix it')], 'c')).toStrictEqual({
+      parentSeq: 11,
+      via: 'agent-start',
+      heuristic: false,
+      callId: null,
+    })
+    const started = { startedSubagents: [{ seq: 12, callId: 'call-x', childId: 'c' }] }
+    expect(startOf([parent(calls, started), child('c', 2_000, 'Fix it')], 'c')).toStrictEqual({
+      parentSeq: 12,
+      via: 'started-subagent',
+      heuristic: false,
+      callId: 'call-x',
+    })
   })
 })
