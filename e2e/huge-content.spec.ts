@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import type { LensLog } from '../src/core/index.ts'
 import { waitLoaded } from './support/app.ts'
+import { expectNoBrokenWords } from './support/assertions.ts'
 import { foldInNode } from './support/expected.ts'
 import { hugeContentLog } from './support/huge-logs.ts'
 
@@ -213,7 +214,7 @@ test.describe('huge values', () => {
 
 test.describe('fuzz corpus in the viewer', () => {
   for (const name of CORPUS) {
-    test(`${name}: loads (ready or error), lists its defects with line numbers`, async ({ page }) => {
+    test(`${name}: loads (ready or error), lists its defects with line numbers, no message says undefined`, async ({ page }) => {
       const bytes = readFileSync(CORPUS_DIR + name)
       const log = await foldInNode(bytes)
       await serve(page, name, bytes)
@@ -223,9 +224,12 @@ test.describe('fuzz corpus in the viewer', () => {
       // The page answers a click: selecting the first row (when the core says there is one) fills the inspector.
       const rows = log.length === 0 ? 0 : log.messageRows.countAt(log.length - 1)
       await expect(page.getByTestId('transcript-pane')).toHaveAttribute('data-count', String(rows))
+      // No message about it prints a JS value's name (issue 26): the banner, the panes, the diagnostics listed.
+      await expectNoBrokenWords(page, name)
       if (rows > 0) {
         await page.getByTestId('transcript-pane').locator('[role=option][data-seq]').first().click()
         await expect(page.getByTestId('expand-text')).toHaveAttribute('data-total', /^[1-9]\d*$/, { timeout: ANSWER_WITHIN_MS })
+        await expectNoBrokenWords(page, `${name}, its first entry selected`)
       }
     })
   }
