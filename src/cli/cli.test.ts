@@ -39,8 +39,8 @@ describe('lens fold --json', () => {
         expect(code).toBe(0)
         const json = JSON.parse(stdout) as FoldJson
         expect(json.eventCount).toBe(fixture.expected.eventCount)
-        expect(json.nodes).toEqual(fixture.expected.nodes)
-        expect(json.replacements).toEqual(fixture.expected.replacements)
+        expect(json.nodes).toStrictEqual(fixture.expected.nodes)
+        expect(json.replacements).toStrictEqual(fixture.expected.replacements)
         expect(json.firstFoldError).toBeNull()
         if (fixture.expected.messageCount !== undefined) expect(json.messageCount).toBe(fixture.expected.messageCount)
         expect(json.format.encoding).toBe(fixture.path.endsWith('.zstd') ? 'zstd' : 'jsonl')
@@ -60,7 +60,7 @@ describe('lens fold --json', () => {
       firstFoldError: { index: 2, seq: 2, message: 'sourceEventSeqs must not be empty except on assistant/message' },
       format: { encoding: 'jsonl', lines: 5, packedRows: 0, upgradedEvents: 0, header: { id: 's1' } },
     })
-    expect(full.diagnostics).toEqual([
+    expect(full.diagnostics).toStrictEqual([
       {
         severity: 'error',
         code: 'fold-violation',
@@ -70,14 +70,14 @@ describe('lens fold --json', () => {
       },
     ])
     const at0 = JSON.parse(lens(['fold', file, '--json', '--at', '0']).stdout) as FoldJson
-    expect(at0.nodes).toEqual([0])
+    expect(at0.nodes).toStrictEqual([0])
     expect(at0.messageCount).toBe(1)
   })
 
   it('reads standard input with -', () => {
     const { code, stdout } = lens(['fold', '-', '--json'], [HEADER, user(0)].join('\n') + '\n')
     expect(code).toBe(0)
-    expect((JSON.parse(stdout) as FoldJson).nodes).toEqual([0])
+    expect((JSON.parse(stdout) as FoldJson).nodes).toStrictEqual([0])
   })
 })
 

@@ -104,25 +104,25 @@ describe.runIf(available)('sessions tree on real parents', () => {
     })
     const child = scan('subagents/ada/session.jsonl', childText, 42)
     const tree = buildSessionTree([child, parent])
-    expect(tree.roots).toEqual(['parent.jsonl'])
-    expect(tree.order).toEqual(['parent.jsonl', 'subagents/ada/session.jsonl'])
+    expect(tree.roots).toStrictEqual(['parent.jsonl'])
+    expect(tree.order).toStrictEqual(['parent.jsonl', 'subagents/ada/session.jsonl'])
     const node = tree.nodes.get('subagents/ada/session.jsonl')
     expect(node).toMatchObject({ kind: 'subagent', depth: 1, delegationDepth: 1, seedLength: 42, parentKey: 'parent.jsonl' })
-    expect(node?.start).toEqual({
+    expect(node?.start).toStrictEqual({
       parentSeq: 157,
       via: 'descriptor-label',
       heuristic: true,
       callId: 'call_00_sAtKUseRzHRBvL4CF7XF1334',
     })
-    expect(tree.nodes.get('parent.jsonl')?.children).toEqual(['subagents/ada/session.jsonl'])
+    expect(tree.nodes.get('parent.jsonl')?.children).toStrictEqual(['subagents/ada/session.jsonl'])
     const check = checkSeedPrefix(
       42,
       (i) => parent.scanner.kept[i],
       (i) => child.scanner.kept[i],
     )
-    expect(check).toEqual({ seedLength: 42, matching: 42, divergesAt: null, reason: null })
+    expect(check).toStrictEqual({ seedLength: 42, matching: 42, divergesAt: null, reason: null })
     // The seed includes the reasoning row at seq 10..32: the child's copy is a row too, and its members equal.
-    expect(child.scanner.kept[20]).toEqual(parent.scanner.kept[20])
+    expect(child.scanner.kept[20]).toStrictEqual(parent.scanner.kept[20])
   })
 
   it('a seed that differs from the parent is reported at the first differing event', () => {
@@ -164,8 +164,8 @@ describe.runIf(available)('sessions tree on real parents', () => {
       }),
     )
     const node = buildSessionTree([parent, child]).nodes.get('c')
-    expect(node?.start).toEqual({ parentSeq: 16, via: 'started-subagent', heuristic: false, callId: 'call_bg_start' })
-    expect(node?.reportSeqs).toEqual([61])
+    expect(node?.start).toStrictEqual({ parentSeq: 16, via: 'started-subagent', heuristic: false, callId: 'call_bg_start' })
+    expect(node?.reportSeqs).toStrictEqual([61])
     expect(node?.label).toBe('Reply with CHILD_OK')
   })
 
@@ -180,7 +180,7 @@ describe.runIf(available)('sessions tree on real parents', () => {
         origin: 'subagent',
       }),
     )
-    expect(buildSessionTree([wf, wfChild]).nodes.get('c')?.start).toEqual({
+    expect(buildSessionTree([wf, wfChild]).nodes.get('c')?.start).toStrictEqual({
       parentSeq: 167,
       via: 'agent-start',
       heuristic: false,
@@ -216,7 +216,7 @@ describe.runIf(available)('sessions tree on real parents', () => {
       heuristic: true,
       callId: 'advanced-direct-child',
     })
-    expect(tree.nodes.get('p')?.children).toEqual(['d', 'w'])
+    expect(tree.nodes.get('p')?.children).toStrictEqual(['d', 'w'])
   })
 
   it('parallel children with the same label get different tool calls (subagent-parallel)', () => {
@@ -235,7 +235,7 @@ describe.runIf(available)('sessions tree on real parents', () => {
     )
     const tree = buildSessionTree([parent, ...kids])
     const calls = ['c1', 'c2'].map((k) => tree.nodes.get(k)?.start?.callId)
-    expect(new Set(calls)).toEqual(new Set(['call_parallel_alpha_1', 'call_parallel_alpha_2']))
+    expect(new Set(calls)).toStrictEqual(new Set(['call_parallel_alpha_1', 'call_parallel_alpha_2']))
   })
 })
 
@@ -255,8 +255,8 @@ describe('sessions tree from headers alone', () => {
       header('grand', { parentSession: 'sub', origin: 'subagent', delegationDepth: 3 }),
       header('orphan', { parentSession: 'gone', origin: 'subagent', delegationDepth: 1 }),
     ])
-    expect(tree.roots).toEqual(['root.jsonl', 'orphan.jsonl'])
-    expect(tree.order).toEqual(['root.jsonl', 'fork.jsonl', 'sub.jsonl', 'grand.jsonl', 'orphan.jsonl'])
+    expect(tree.roots).toStrictEqual(['root.jsonl', 'orphan.jsonl'])
+    expect(tree.order).toStrictEqual(['root.jsonl', 'fork.jsonl', 'sub.jsonl', 'grand.jsonl', 'orphan.jsonl'])
     expect(tree.nodes.get('fork.jsonl')).toMatchObject({ kind: 'fork', depth: 1, seedLength: 5, start: null })
     expect(tree.nodes.get('grand.jsonl')).toMatchObject({ kind: 'subagent', depth: 2 })
     expect(tree.nodes.get('grand.jsonl')?.notes.join()).toMatch(/delegationDepth 3, but its parent's is 1/)
