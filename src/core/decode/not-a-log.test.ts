@@ -8,7 +8,7 @@
 import { gzipSync, zipSync } from 'fflate'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { NOT_A_LOG_SNIFF_BYTES, ZIP_ARCHIVE, notALog, notALogMessage } from './not-a-log.ts'
 import { SessionDecoder, type DecodedRecord } from './session-decoder.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'

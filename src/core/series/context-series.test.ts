@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { LogBuilder } from '../../test-support/log-builder.ts'
-import { LensLog } from '../session/lens-log.ts'
+import { LensLog } from '../log/lens-log.ts'
 import { ContextSeries, type ContextMarker } from './context-series.ts'
 
 const HEADER = { type: 'session', version: 0, id: 's', createdAt: 0, delegationDepth: 0 }
