@@ -22,6 +22,10 @@ import { foldInNode } from './support/expected.ts'
 
 const DIST = process.env['LENS_DIST'] ?? process.env['E2E_DIST'] ?? 'dist'
 
+// The app walk (rows, graph, search, a zstd drop), the live stream and every probe in one test: at load 18 the
+// header-policy test needed more than the default 30 s (it was still running the probes when time ran out).
+test.describe.configure({ timeout: 120_000 })
+
 /** Console lines Chrome writes for a refused load or eval (workers' refusals only show up here). */
 function cspConsole(page: Page): string[] {
   const lines: string[] = []

@@ -44,7 +44,7 @@ describe('the built CLI', () => {
         expect(ours.code).toBe(0)
         const json = JSON.parse(ours.stdout) as { eventCount: number; nodes: number[] }
         expect(json.eventCount).toBe(fixture.expected.eventCount)
-        expect(json.nodes).toEqual(fixture.expected.nodes)
+        expect(json.nodes).toStrictEqual(fixture.expected.nodes)
         if (i % 16 === 0) expect(ours.stdout).toBe(run(TSX, ['src/cli/main.ts', 'fold', fixture.path, '--json']).stdout)
       }
       // ~70 whole processes: 23-27 s on a quiet CI machine, 70 s beside another test run; generous, as machines are shared.

@@ -27,8 +27,12 @@ export function checkReport(path: string, log: LensLog): string {
     `  encoding     ${p.encoding ?? 'jsonl'}${p.encoding === 'zstd' ? ` (${p.frames} frames)` : ''}, ${p.inputBytes} bytes, ${p.lines} lines, ${p.packedRows} packed rows`,
   )
   const h = log.header
+  // A header field may be missing or of any JSON type: a string as itself (a version: a number), anything else as
+  // JSON, a missing one named missing (never "undefined").
+  const field = (value: unknown, as: 'string' | 'number' = 'string'): string =>
+    value === undefined ? '(missing)' : typeof value === as ? String(value) : JSON.stringify(value)
   out.push(
-    `  header       ${h === null ? 'none' : `session ${String(h.id)} v${String(h.version)}${h.cwd !== undefined ? ` cwd ${String(h.cwd)}` : ''}${h.parentSession !== undefined ? ` parent ${String(h.parentSession)}` : ''}`}`,
+    `  header       ${h === null ? 'none' : `session ${field(h.id)} v${field(h.version, 'number')}${h.cwd !== undefined ? ` cwd ${field(h.cwd)}` : ''}${h.parentSession !== undefined ? ` parent ${field(h.parentSession)}` : ''}`}`,
   )
   out.push(`  events       ${log.length}${log.upgradedEvents > 0 ? ` (${log.upgradedEvents} upgraded from legacy shapes)` : ''}`)
   const types = [...log.typeCounts.entries()].sort((a, b) => b[1] - a[1])
@@ -44,7 +48,7 @@ export function checkReport(path: string, log: LensLog): string {
   }
   if (violation !== undefined) {
     out.push(
-      `  verdict      REJECTED by the harness at event ${violation.index} (seq ${String(violation.seq)}): ${violation.message}`,
+      `  verdict      REJECTED by the harness at event ${violation.index}${typeof violation.seq === 'number' ? ` (seq ${violation.seq})` : ''}: ${violation.message}`,
     )
     out.push(`               strict surface (before it): ${log.nodesAfter(log.strictLength - 1).length} nodes`)
   } else if (errors > 0) {

@@ -1,7 +1,7 @@
 /**
  * `npm run --silent lens -- <command>`: the command-line front end to the core.
  * Exit codes: 0 accepted and clean, 1 rejected by the harness or has defects,
- * 2 the file cannot be read or the command line is wrong.
+ * 2 the file cannot be read, is no session log at all (an image, an archive), or the command line is wrong.
  */
 
 import { writeFileSync, mkdirSync } from 'node:fs'
@@ -12,7 +12,7 @@ import { writeJsonLine } from './json-stream.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const USAGE = `usage:
-  lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable
+  lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
   lens fold FILE --json [--at SEQ]  the strict fold as one JSON object (contract in README)
   lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
                                     companion server: the viewer plus live tailing over WebSocket

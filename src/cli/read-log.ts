@@ -9,7 +9,8 @@ export { UnreadableLogError }
 
 /**
  * Read `path` ('-' for standard input) fully into a new LensLog.
- * @throws UnreadableLogError (a `LogTooLargeError` when it cannot fit in Node's heap: heap-guard.ts)
+ * @throws UnreadableLogError (a `LogTooLargeError` when it cannot fit in Node's heap: heap-guard.ts; the core's
+ *   `not-a-log` sentence for bytes that are no session log)
  */
 export async function readLog(
   path: string,
@@ -46,6 +47,9 @@ export async function readLog(
     throw new UnreadableLogError(`cannot read ${path}: ${reason}`)
   }
   log.finish()
+  // Bytes that are no log at all (an image, an archive) get the core's one sentence, as the viewer shows it.
+  const refusal = log.diagnostics.find((d) => d.code === 'not-a-log')
+  if (refusal !== undefined) throw new UnreadableLogError(`${path === '-' ? 'standard input' : path}: ${refusal.message}`)
   return log
 }
 

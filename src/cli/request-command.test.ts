@@ -25,7 +25,7 @@ describe.runIf(fixturesAvailable())('lens request', () => {
     const one = lens(['request', file, '--step', `${second.turn}.${second.step}`, '--json'])
     expect(one.code).toBe(0)
     const json = JSON.parse(one.stdout) as Record<string, unknown> & { messages: unknown[]; diff: Record<string, unknown> }
-    expect(Object.keys(json).slice(0, 8)).toEqual([
+    expect(Object.keys(json).slice(0, 8)).toStrictEqual([
       'turn',
       'step',
       'atSeq',
@@ -35,7 +35,7 @@ describe.runIf(fixturesAvailable())('lens request', () => {
       'usage',
       'diff',
     ])
-    expect(Object.keys(json.diff).slice(0, 7)).toEqual([
+    expect(Object.keys(json.diff).slice(0, 7)).toStrictEqual([
       'previous',
       'firstDifference',
       'appended',
@@ -45,7 +45,7 @@ describe.runIf(fixturesAvailable())('lens request', () => {
       'tokensBeforeFirstDifference',
     ])
     expect(json.messages.length).toBe(second.messageCount)
-    expect(json.diff['replacedBy']).toEqual([{ seq: 17, shadowedSeqs: [5] }])
+    expect(json.diff['replacedBy']).toStrictEqual([{ seq: 17, shadowedSeqs: [5] }])
   })
 
   it('exits 2 with one line for an unknown or malformed step', () => {

@@ -34,7 +34,7 @@ describe.runIf(fixturesAvailable())('lens slice', () => {
       const events = eventsOf(stdout)
       expect(events.length).toBe(seq + 1)
       const at = JSON.parse(lens(['fold', zstd, '--json', '--at', String(seq)]).stdout) as FoldJson
-      expect(harnessVerdict(events).nodes).toEqual(at.nodes)
+      expect(harnessVerdict(events).nodes).toStrictEqual(at.nodes)
     }
     // seq 11 lies inside the first reasoning row (seq0 10): the row is re-encoded shorter, not copied whole.
     const cut = lens(['slice', zstd, '--to', '11']).stdout.trimEnd().split('\n').at(-1) as string

@@ -17,6 +17,7 @@ export {
 } from './decode/session-decoder.ts'
 export { LineSplitter, type SplitLine } from './decode/line-splitter.ts'
 export { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './decode/zstd-container.ts'
+export { notALog, notALogDecided, notALogMessage, NOT_A_LOG_SNIFF_BYTES, ZIP_ARCHIVE } from './decode/not-a-log.ts'
 export { loadContentChecksum } from './decode/xxh64.ts'
 export { libzstdFrameDecompressor } from './decode/zstd-wasm.ts'
 export { validatePackedRow, expandPackedRow, expandPackedMember, packedRowSize, isPackedRowTag } from './decode/packed-rows.ts'

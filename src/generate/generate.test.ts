@@ -36,19 +36,19 @@ describe('generateSession', () => {
     it(`${preset} seed ${seed}: the harness accepts it and LensLog folds it identically`, async () => {
       const session = generatePreset(preset, seed)
       const events = expand(session)
-      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i))
+      expect(events.map((e) => e.seq)).toStrictEqual(events.map((_, i) => i))
       expect(session.eventCount).toBe(events.length)
       const harness = foldSurface(events as unknown as HarnessEvents)
       const log = await lensLogOf(session)
-      expect(log.diagnostics).toEqual([])
+      expect(log.diagnostics).toStrictEqual([])
       expect(log.fold.firstViolation).toBeUndefined()
       expect(log.length).toBe(events.length)
       expect(log.strictLength).toBe(events.length)
-      expect(log.surfaceSeqsAfter(log.length - 1)).toEqual(harness.nodes)
+      expect(log.surfaceSeqsAfter(log.length - 1)).toStrictEqual(harness.nodes)
       const ours = log
         .replacementsAfter(log.length - 1)
         .map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: [...r.shadowedSeqs] }))
-      expect(ours).toEqual(harness.replacements)
+      expect(ours).toStrictEqual(harness.replacements)
       expect(harness.replacements.length).toBeGreaterThan(0)
     })
   }
@@ -70,16 +70,16 @@ describe('generateSession', () => {
 
   it('writes the header and envelopes with the harness key order', () => {
     const session = generatePreset('demo', 7)
-    expect(Object.keys(session.header)).toEqual(['type', 'version', 'id', 'createdAt', 'cwd', 'delegationDepth'])
+    expect(Object.keys(session.header)).toStrictEqual(['type', 'version', 'id', 'createdAt', 'cwd', 'delegationDepth'])
     for (const record of session.batches.flat()) {
       const keys = Object.keys(record)
       if ('seq0' in record) {
-        expect(keys).toEqual(['type', 'seq0', 'time0', 'data'])
+        expect(keys).toStrictEqual(['type', 'seq0', 'time0', 'data'])
         const dataKeys = Object.keys(record.data)
-        expect(dataKeys.slice(0, 4)).toEqual(['turn', 'step', 'index', 'dt'])
+        expect(dataKeys.slice(0, 4)).toStrictEqual(['turn', 'step', 'index', 'dt'])
       } else {
         const order = ['type', 'seq', 'time', 'data', 'sourceEventSeqs', 'surfaceOp']
-        expect(keys).toEqual(order.filter((k) => keys.includes(k)))
+        expect(keys).toStrictEqual(order.filter((k) => keys.includes(k)))
       }
     }
     expect(session.batches.every((b) => b.length > 0)).toBe(true)

@@ -12,7 +12,7 @@ import { cleanupAfterEach, userLine as user } from '../server/stream-test-kit.ts
 const cleanup = cleanupAfterEach()
 
 test('parseLiveParams reads ?ws=&token=&session= and ignores pages without a ws URL', () => {
-  expect(parseLiveParams('?ws=ws://127.0.0.1:1/v1/stream&token=t&session=s')).toEqual({
+  expect(parseLiveParams('?ws=ws://127.0.0.1:1/v1/stream&token=t&session=s')).toStrictEqual({
     ws: 'ws://127.0.0.1:1/v1/stream',
     token: 't',
     session: 's',
@@ -37,7 +37,7 @@ test('picker list, live feed into the store, follow, pause on scrub, resume, and
 
   await waitFor('session list', () => controller.view.getState().sessions !== null)
   const listed = controller.view.getState().sessions ?? []
-  expect(listed.find((s) => s.sessionId === 'session-ui')?.children).toEqual(['session-ui-child'])
+  expect(listed.find((s) => s.sessionId === 'session-ui')?.children).toStrictEqual(['session-ui-child'])
   expect(controller.view.getState().pickerOpen).toBe(true)
 
   controller.open('session-ui')

@@ -37,7 +37,7 @@ test('a session id over the limit fails that subscription once, with the reason;
   try {
     await waitFor('the refusal', () => tooLong.streamErrors.length > 0)
     await waitFor('the good follower', () => fine.headerLine !== null)
-    expect(tooLong.streamErrors).toEqual([
+    expect(tooLong.streamErrors).toStrictEqual([
       {
         code: 'bad-request',
         fatal: true,
@@ -47,7 +47,7 @@ test('a session id over the limit fails that subscription once, with the reason;
     expect(tooLong.errors).toHaveLength(1)
     // Give a retry loop time to show (backoff 50-400 ms): the client connected once and was never cut off.
     await new Promise((r) => setTimeout(r, 1500))
-    expect(tooLong.statuses).toEqual(['connecting', 'connected'])
+    expect(tooLong.statuses).toStrictEqual(['connecting', 'connected'])
     expect(tooLong.streamErrors).toHaveLength(1)
   } finally {
     tooLong.close()

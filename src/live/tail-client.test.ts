@@ -100,7 +100,7 @@ function setup(): {
 test('offers the protocol and the token subprotocol; hello, then subscribe after welcome', () => {
   const { sockets, client } = setup()
   const s = sockets[0] as FakeSocket
-  expect(s.protocols).toEqual(['dsh-viewer.v1', 'dsh-viewer.token.tok'])
+  expect(s.protocols).toStrictEqual(['dsh-viewer.v1', 'dsh-viewer.token.tok'])
   s.open()
   expect(s.sent[0]).toMatchObject({ type: 'hello', protocol: 1, resume: [] })
   s.deliver(welcome)
@@ -126,7 +126,7 @@ test('applies contiguous appends once, drops duplicates, and resyncs on overlap 
   expect(s.last('subscribe')).toMatchObject({ fromSeq: 7 })
   s.deliver(snapshot(7, 'resume'))
   s.deliver(append(7, 9))
-  expect(batches.map((b) => [b.fromSeq, b.toSeq])).toEqual([
+  expect(batches.map((b) => [b.fromSeq, b.toSeq])).toStrictEqual([
     [0, 4],
     [5, 6],
     [7, 9],
@@ -146,7 +146,7 @@ test('reset voids everything; reconnect resumes from the last seq with the epoch
   s.deliver(snapshot(0, 'full'))
   s.deliver(append(0, 2))
   s.deliver({ type: 'reset', sub: 's', epoch: null, reason: 'truncated' })
-  expect(resets).toEqual(['truncated'])
+  expect(resets).toStrictEqual(['truncated'])
   expect(statuses).toContain('reset')
   s.deliver(append(3, 4)) // old epoch, after reset: ignored
   s.deliver(snapshot(0, 'full', 'e2'))
@@ -163,7 +163,7 @@ test('reset voids everything; reconnect resumes from the last seq with the epoch
   again.deliver(welcome)
   again.deliver(snapshot(2, 'resume', 'e2'))
   again.deliver(append(2, 3, 'e2'))
-  expect(batches.map((b) => [b.fromSeq, b.toSeq])).toEqual([
+  expect(batches.map((b) => [b.fromSeq, b.toSeq])).toStrictEqual([
     [0, 2],
     [0, 1],
     [2, 3],
@@ -175,7 +175,7 @@ test('backoff: full jitter below an exponential ceiling capped at 10 s', () => {
   const ceilings: number[] = []
   const b = new Backoff({ random: () => 0.999999 })
   for (let i = 0; i < 8; i++) ceilings.push(b.next())
-  expect(ceilings).toEqual([499, 999, 1999, 3999, 7999, 9999, 9999, 9999])
+  expect(ceilings).toStrictEqual([499, 999, 1999, 3999, 7999, 9999, 9999, 9999])
   b.reset()
   expect(b.next()).toBe(499)
   expect(new Backoff({ random: () => 0 }).next()).toBe(0)

@@ -51,7 +51,7 @@ describe('summary deltas', () => {
     expect(final.replacements.length).toBeGreaterThan(20)
     // More than one summary carried replacements, so deltas were really exercised.
     expect(published.filter((m) => m.summary.replacements.length > 0).length).toBeGreaterThan(2)
-    expect(out).toEqual(host)
+    expect(out).toStrictEqual(host)
     expect(summaries(out).every((m) => m.replacementsFrom === undefined)).toBe(true)
     const onWire = summaries(wire).reduce((n, m) => n + m.summary.replacements.length, 0)
     expect(onWire).toBe(final.replacements.length)
@@ -84,7 +84,7 @@ describe('summary deltas', () => {
     expect(second.wire.type === 'summary' && second.wire.replacementsFrom).toBe(2)
     const kept = first.out.type === 'summary' ? first.out.summary.replacements : []
     const now = second.out.type === 'summary' ? second.out.summary.replacements : []
-    expect(now.map((x) => x.seq)).toEqual([1, 2, 3])
+    expect(now.map((x) => x.seq)).toStrictEqual([1, 2, 3])
     expect(now[0]).toBe(kept[0])
     // A new load starts whole.
     const other = send(2, [r(9)])

@@ -33,7 +33,7 @@ function expectAnswer(id: string, observed: Observed): void {
   const want: Answer = row.answer
   const { says, ...rest } = observed
   const { says: wantSays, ...wantRest } = want
-  expect({ id, ...rest }).toEqual({ id, ...wantRest })
+  expect({ id, ...rest }).toStrictEqual({ id, ...wantRest })
   expect(says, `${id}: message`).toContain(wantSays)
 }
 
@@ -67,7 +67,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
   // Every row of the table was performed by some test in this file.
-  expect([...exercised].sort()).toEqual(ATTACKS.map((a) => a.id).sort())
+  expect([...exercised].sort()).toStrictEqual(ATTACKS.map((a) => a.id).sort())
 })
 
 function upgrade(
@@ -234,7 +234,7 @@ describe('what may be read', () => {
     // The list holds the one real log: no escape, device, FIFO or tmp file, and listing did not hang on the FIFO.
     c.send({ type: 'list', req: 'r1' })
     const list = await c.next((m) => m.type === 'sessions')
-    expect(list.type === 'sessions' && list.items.map((i) => i.path)).toEqual([inside])
+    expect(list.type === 'sessions' && list.items.map((i) => i.path)).toStrictEqual([inside])
     // And the legitimate log still opens on the same socket.
     c.send({ type: 'subscribe', sub: 'ok', source: { kind: 'file', path: inside } })
     expect(await c.next((m) => m.type === 'snapshot' && m.sub === 'ok')).toMatchObject({ headSeq: 0 })
@@ -327,7 +327,7 @@ describe('what may be held', () => {
       ;(c.ws as unknown as { _socket: Socket })._socket.pause()
       await waitFor('cut off', () => slow.incidents().some((i) => i.what.includes('slow-consumer')))
       // Its subscriptions are gone at once; the socket itself only waits out the close grace.
-      expect(slow.connections().flatMap((c) => c.subs)).toEqual([])
+      expect(slow.connections().flatMap((c) => c.subs)).toStrictEqual([])
       // Reading again, the client finds the reason and the close frame after what was already buffered.
       ;(c.ws as unknown as { _socket: Socket })._socket.resume()
       expectAnswer('slow-consumer', await c.closed())
@@ -366,5 +366,5 @@ test('SECURITY.md quotes the attack table exactly', () => {
   const end = doc.indexOf(TABLE_END)
   expect(start, 'SECURITY.md has the attack-table start marker').toBeGreaterThanOrEqual(0)
   expect(end).toBeGreaterThan(start)
-  expect(tableCells(doc.slice(start + TABLE_START.length, end))).toEqual(tableCells(renderAttackTable()))
+  expect(tableCells(doc.slice(start + TABLE_START.length, end))).toStrictEqual(tableCells(renderAttackTable()))
 })

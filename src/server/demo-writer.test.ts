@@ -24,7 +24,7 @@ describe('startDemoWriter', () => {
       expect(await readFile(file, 'utf8')).toBe(expected)
       // It grew: some reads saw a partial log.
       expect(sizes.some((n) => n < expected.length)).toBe(true)
-      expect((await readdir(project)).sort()).toEqual([parent.header.id, ...children.map((c) => c.header.id)].sort())
+      expect((await readdir(project)).sort()).toStrictEqual([parent.header.id, ...children.map((c) => c.header.id)].sort())
       for (const child of children) {
         expect(await readFile(join(project, child.header.id, 'session.jsonl'), 'utf8')).toBe(toJsonl(child))
       }

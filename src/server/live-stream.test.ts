@@ -59,7 +59,7 @@ test('zstd: followers keep up with a fast writer through a server restart and a 
   if (tail === undefined) throw new Error('no tail')
   const polls = tail.polls
   await waitFor('three more polls', () => tail.polls >= polls + 3)
-  expect(followers.map((f) => f.lastSeq)).toEqual([before - 1, before - 1])
+  expect(followers.map((f) => f.lastSeq)).toStrictEqual([before - 1, before - 1])
   await writer.appendBytes(frame.subarray(frame.length >> 1))
   await write(log.batches.length)
 
@@ -94,7 +94,7 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   if (tail === undefined) throw new Error('no tail')
   const polls = tail.polls
   await waitFor('three more polls', () => tail.polls >= polls + 3)
-  expect(followers.map((f) => f.lastSeq)).toEqual([before - 1, before - 1])
+  expect(followers.map((f) => f.lastSeq)).toStrictEqual([before - 1, before - 1])
   await writer.appendBytes(new TextEncoder().encode(text.slice(cut)))
   await write(20)
   await expectFollowersHoldFile(followers, path)

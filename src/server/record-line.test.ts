@@ -26,7 +26,7 @@ test.runIf(available)('every sub-range of every fixture row round-trips through 
         const text = sliceRecordText(record, from, to)
         const value = JSON.parse(text) as Record<string, unknown>
         const row = validatePackedRow(value, value['type'] as PackedRow['type'])
-        expect(expandPackedRow(row)).toEqual(all.slice(from - record.firstSeq, to - record.firstSeq + 1))
+        expect(expandPackedRow(row)).toStrictEqual(all.slice(from - record.firstSeq, to - record.firstSeq + 1))
       }
     }
   }

@@ -152,7 +152,7 @@ describe('read fence', () => {
     expect(await s.next((m) => m.type === 'error' && m.sub === 'esc')).toMatchObject({ code: 'not-found' })
     s.send({ type: 'list', req: 'r1' })
     const list = await s.next((m) => m.type === 'sessions')
-    expect(list.type === 'sessions' && list.items.map((i) => i.sessionId)).toEqual(['session-inside'])
+    expect(list.type === 'sessions' && list.items.map((i) => i.sessionId)).toStrictEqual(['session-inside'])
     expect(list.type === 'sessions' && list.items[0]).toMatchObject({ turnOpen: true, lastSeq: 0, cwd: '/home/u/proj' })
     s.close()
   })
@@ -203,9 +203,9 @@ describe('host header parsing', () => {
     const { checkHost } = await import('./request-trust.ts')
     const policy = { token: 't', port: 1, extraHosts: [], extraOrigins: [] }
     const verdict = (host: string): boolean => checkHost({ headers: { host } } as never, policy).ok
-    expect(['127.0.0.1:1', 'localhost', '[::1]:8080', 'app.localhost:3'].map(verdict)).toEqual([true, true, true, true])
+    expect(['127.0.0.1:1', 'localhost', '[::1]:8080', 'app.localhost:3'].map(verdict)).toStrictEqual([true, true, true, true])
     expect(
       ['127.0.0.1@evil.com', 'evil.com', 'localhost.evil.com', '127.0.0.1.nip.io', 'localhost/x', '[::2]:1', ''].map(verdict),
-    ).toEqual([false, false, false, false, false, false, false])
+    ).toStrictEqual([false, false, false, false, false, false, false])
   })
 })

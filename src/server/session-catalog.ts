@@ -7,7 +7,7 @@
 import { constants } from 'node:fs'
 import { open, readdir, realpath, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { hasZstdMagic, judgeHeaderLine, type ContentChecksum } from '../core/index.ts'
+import { hasZstdMagic, judgeHeaderLine, notALog, notALogMessage, type ContentChecksum } from '../core/index.ts'
 import type { SessionListItem } from '../live/protocol.ts'
 import type { PathGuard } from './path-guard.ts'
 import { PlainLineReader } from './plain-lines.ts'
@@ -44,6 +44,9 @@ export async function readHeader(path: string, checksum: ContentChecksum | undef
       const { bytesRead } = await fh.read(buffer, 0, buffer.length, position)
       if (bytesRead === 0) break
       const bytes = buffer.subarray(0, bytesRead)
+      // The first read holds the first KiB (or the whole file): bytes that are no log get the core's one sentence.
+      const what = position === 0 && !hasZstdMagic(bytes) ? notALog(bytes) : null
+      if (what !== null) return { encoding: 'jsonl', header: null, error: notALogMessage(what) }
       reader ??= new PlainLineReader(
         hasZstdMagic(bytes) ? 'zstd' : 'jsonl',
         0,

@@ -52,8 +52,8 @@ async function expectLikeTheFile(followers: Follower[], path: string): Promise<v
     const got = await decoded(f.bytes())
     expect(got.events.length).toBe(want.events.length)
     expect(digest(got.events)).toBe(digest(want.events))
-    expect(got.defects).toEqual(want.defects)
-    expect(f.violations).toEqual([])
+    expect(got.defects).toStrictEqual(want.defects)
+    expect(f.violations).toStrictEqual([])
   }
 }
 
@@ -108,7 +108,7 @@ test(
     for (const f of [...early, late]) {
       // The bad line took its seq with it, so the record after it is a gap too; then the batch never written.
       const kinds = f.streamErrors.filter((e) => e.code === 'corrupt').map((e) => e.diagnostic)
-      expect(kinds).toEqual(['line-invalid-json', 'seq-gap', 'seq-gap'])
+      expect(kinds).toStrictEqual(['line-invalid-json', 'seq-gap', 'seq-gap'])
       expect(f.resets).toBe(0)
     }
   },

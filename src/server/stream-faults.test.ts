@@ -150,7 +150,7 @@ for (const zstd of [true, false]) {
       if (tail === undefined) throw new Error('no tail')
       const polls = tail.polls
       await waitFor('three more polls', () => tail.polls >= polls + 3)
-      expect(followers.map((f) => f.lastSeq)).toEqual([held - 1, held - 1])
+      expect(followers.map((f) => f.lastSeq)).toStrictEqual([held - 1, held - 1])
       await writer.appendBytes(frame.subarray(written))
       await pace.write(5)
       await expectFollowersHoldFile(followers, path, 60_000)

@@ -85,8 +85,8 @@ for (const zstd of [false, true]) {
           }
           expect(next).toBe(last + 1)
           const got = await decode(new TextEncoder().encode([header, ...lines].join('\n') + '\n'))
-          expect(got.events.map((e) => e.json)).toEqual(file.events.filter((e) => e.seq >= from).map((e) => e.json))
-          if (from === 0) expect(got.defects).toEqual(file.defects)
+          expect(got.events.map((e) => e.json)).toStrictEqual(file.events.filter((e) => e.seq >= from).map((e) => e.json))
+          if (from === 0) expect(got.defects).toStrictEqual(file.defects)
         }
         await tail.stop()
       }

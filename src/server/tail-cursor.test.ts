@@ -47,7 +47,7 @@ describe.runIf(FILES.length > 0)('tail cursors on real harness logs', () => {
           expect(batch.toSeq - batch.fromSeq).toBeLessThan(7)
           lines.push(...batch.lines)
         }
-        expect(expand(lines)).toEqual(want.slice(from))
+        expect(expand(lines)).toStrictEqual(want.slice(from))
       }
       await tail.stop()
     }

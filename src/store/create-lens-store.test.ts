@@ -32,7 +32,7 @@ describe('createLensStore', () => {
     const s = await until(store, (s) => s.loadState === 'ready' && s.snapshot !== null)
     expect(s.summary?.length).toBe(3)
     expect(s.cursor).toBe(2)
-    expect(Array.from(s.snapshot?.surfaceSeqs ?? [])).toEqual([0, 1, 2])
+    expect(Array.from(s.snapshot?.surfaceSeqs ?? [])).toStrictEqual([0, 1, 2])
     store.client.dispose()
   })
 
@@ -62,7 +62,7 @@ describe('createLensStore', () => {
     store.getState().ensureTranscriptRows('messages', 0, 2)
     store.getState().ensureTranscriptRows('all', 0, 2)
     store.getState().ensureSummaries([0, 1, 2])
-    expect(asked.filter((t) => t === 'transcript-rows' || t === 'summaries')).toEqual([])
+    expect(asked.filter((t) => t === 'transcript-rows' || t === 'summaries')).toStrictEqual([])
     expect(store.getState().cache.row('messages', 1)?.index).toBe(1)
     expect(store.getState().cache.summary(1)?.text).toContain('hi 1')
     store.client.dispose()

@@ -44,15 +44,15 @@ describe('fuzz seed corpus', () => {
         diagnostics: log.diagnostics.map((d) => [d.code, d.line, d.seq, d.message]),
         strict: strictResults(log),
       }))
-      for (const other of facts.slice(1)) expect(other).toEqual(facts[0])
+      for (const other of facts.slice(1)) expect(other).toStrictEqual(facts[0])
       const log = logs[2] as LensLog
       const codes = log.diagnostics.map((d) => d.code)
       recorded[name] = { events: log.length, codes }
-      if (!update) expect({ events: log.length, codes }).toEqual(expected[name])
+      if (!update) expect({ events: log.length, codes }).toStrictEqual(expected[name])
       const events = Array.from({ length: log.length }, (_, i) => log.event(i))
       const harness = harnessVerdict(events)
       const ours = strictResults(log)
-      expect(ours.nodes).toEqual(harness.nodes)
+      expect(ours.nodes).toStrictEqual(harness.nodes)
       expect(ours.error?.message ?? null).toBe(harness.error?.message ?? null)
     })
   }

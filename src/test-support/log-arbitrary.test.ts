@@ -26,6 +26,6 @@ describe('log arbitraries', () => {
   it('a generated log is the same every time it is read (no state shared across runs)', () => {
     const first = fc.sample(mutatedJsonLogArb, { numRuns: 400, seed: 42 }).map((s) => JSON.stringify(s.events))
     const again = fc.sample(mutatedJsonLogArb, { numRuns: 400, seed: 42 }).map((s) => JSON.stringify(s.events))
-    expect(again).toEqual(first)
+    expect(again).toStrictEqual(first)
   })
 })

@@ -18,7 +18,7 @@ describe('requestLogArb', () => {
   it('produces only plain JSON, the same for the same seed, and logs the harness accepts', () => {
     const again = fc.sample(requestLogArb, { numRuns: 400, seed: 8 })
     samples.forEach((r, i) => {
-      expect(JSON.parse(JSON.stringify(r.events))).toEqual(r.events)
+      expect(JSON.parse(JSON.stringify(r.events))).toStrictEqual(r.events)
       expect(JSON.stringify(again[i]?.events)).toBe(JSON.stringify(r.events))
       expect(harnessVerdict(r.events).error).toBeNull()
     })
@@ -49,7 +49,7 @@ describe('requestLogArb', () => {
         else if (!isDeepStrictEqual(before.header, s.header)) seen.add('non-prefix header change')
       })
     }
-    expect([...seen].sort()).toEqual(
+    expect([...seen].sort()).toStrictEqual(
       [
         'boundary:first-output',
         'boundary:step-end',

@@ -93,15 +93,15 @@ describe('context-series query on the bundled demo', () => {
     expect(answer.events).toBe(events.length)
     expect(answer.points).toBe(events.length)
     expect(answer.bucketSize).toBe(1)
-    expect(Array.from(answer.x)).toEqual(events.map((_, i) => i))
+    expect(Array.from(answer.x)).toStrictEqual(events.map((_, i) => i))
     const harness = harnessPerEvent(events)
-    expect(Array.from(answer.messagesMax)).toEqual(harness.messages)
-    expect(Array.from(answer.messagesMin)).toEqual(harness.messages)
-    expect(Array.from(answer.tokensMax)).toEqual(harness.tokens)
+    expect(Array.from(answer.messagesMax)).toStrictEqual(harness.messages)
+    expect(Array.from(answer.messagesMin)).toStrictEqual(harness.messages)
+    expect(Array.from(answer.tokensMax)).toStrictEqual(harness.tokens)
     // The demo logs usage, compacts and prunes: the chart has something to draw for each.
     expect(answer.usageSteps).toBeGreaterThan(0)
-    expect(answer.markers.map((m) => m.seq)).toEqual(harnessVerdict(events).replacements.map((r) => r.seq))
-    expect(new Set(answer.markers.map((m) => m.kind))).toEqual(new Set(['summary', 'prune']))
+    expect(answer.markers.map((m) => m.seq)).toStrictEqual(harnessVerdict(events).replacements.map((r) => r.seq))
+    expect(new Set(answer.markers.map((m) => m.kind))).toStrictEqual(new Set(['summary', 'prune']))
     for (const m of answer.markers) {
       expect(m.removed).toBe(m.loggedTokens ?? m.estimatedTokens)
       expect(m.removedSource).toBe(m.loggedTokens === null ? 'estimated' : 'logged')
@@ -119,11 +119,11 @@ describe('context-series query on the bundled demo', () => {
     expect(view.bucketSize).toBe(Math.ceil(events.length / 37))
     for (let b = 0; b < view.x.length; b++) {
       const slice = full.messages.slice(b * view.bucketSize, (b + 1) * view.bucketSize)
-      expect([view.messagesMin[b], view.messagesMax[b]]).toEqual([Math.min(...slice), Math.max(...slice)])
+      expect([view.messagesMin[b], view.messagesMax[b]]).toStrictEqual([Math.min(...slice), Math.max(...slice)])
     }
     const part = await c.query('context-series', { width: 1000, from: 100, to: 200 })
-    expect([part.from, part.points, part.x[0], part.x.length]).toEqual([100, 100, 100, 100])
-    expect(Array.from(part.messagesMax)).toEqual(full.messages.slice(100, 200))
+    expect([part.from, part.points, part.x[0], part.x.length]).toStrictEqual([100, 100, 100, 100])
+    expect(Array.from(part.messagesMax)).toStrictEqual(full.messages.slice(100, 200))
     // Nonsense widths are clamped, never thrown on.
     const one = await c.query('context-series', { width: Number.NaN, from: null, to: null })
     expect(one.x.length).toBe(1)
@@ -172,7 +172,7 @@ describe('context-series query on a growing log', () => {
       expect(answer.events).toBe(length)
       expect(answer.events).toBeGreaterThanOrEqual(previous)
       previous = answer.events
-      expect(plain(answer)).toEqual(plain(fromScratch(DEMO.subarray(0, cuts[k]), 100_000)))
+      expect(plain(answer)).toStrictEqual(plain(fromScratch(DEMO.subarray(0, cuts[k]), 100_000)))
     }
     expect(previous).toBe(eventsOfJsonl(DEMO.toString('utf8')).length)
   })
@@ -195,7 +195,7 @@ describe('context-series query on a growing log', () => {
     session.finish()
     expect(session.contextSeries()).toBe(series)
     const scratch = fromScratch(DEMO, 100_000)
-    expect(plain(downsampleContext(series, 100_000))).toEqual(plain(scratch))
+    expect(plain(downsampleContext(series, 100_000))).toStrictEqual(plain(scratch))
     session.begin('other.jsonl', null)
     expect(session.contextSeries()).not.toBe(series)
     expect(session.contextSeries().events).toBe(0)
@@ -223,10 +223,10 @@ describe('a time-boxed build', () => {
     }
     // The first call folded in the first node only; each later one a node more; covered events never go back.
     expect(calls).toBe(nodes)
-    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    expect(seen).toStrictEqual([...seen].sort((a, b) => a - b))
     expect(seen[0]).toBe(session.lensLog.fold.timeline.indexOf(1))
     expect(seen.at(-1)).toBe(session.lensLog.length)
-    expect(plain(downsampleContext(session.contextSeries(0), 100_000))).toEqual(plain(once))
+    expect(plain(downsampleContext(session.contextSeries(0), 100_000))).toStrictEqual(plain(once))
   })
 })
 
@@ -237,9 +237,9 @@ describe.skipIf(!fixturesAvailable())('context-series query on the real fixtures
     const c = await loaded(bytes)
     const answer = await fullAnswer(c, 100_000)
     expect(answer.events).toBe(fixture.expected.eventCount)
-    expect(plain(answer)).toEqual(plain(fromScratch(bytes, 100_000)))
+    expect(plain(answer)).toStrictEqual(plain(fromScratch(bytes, 100_000)))
     if (fixture.expected.foldError === undefined && fixture.expected.deriveError === undefined) {
-      expect(answer.markers.map((m) => m.seq)).toEqual(fixture.expected.replacements.map((r) => r.seq))
+      expect(answer.markers.map((m) => m.seq)).toStrictEqual(fixture.expected.replacements.map((r) => r.seq))
       if (fixture.expected.messageCount !== undefined && answer.events > 0)
         expect(answer.messagesMax[answer.events - 1]).toBe(fixture.expected.messageCount)
     }

@@ -53,7 +53,7 @@ describe('detail-text', () => {
     const detail = session.detail(0, 0)
     expect(detail?.rawJson).toBe(expected.slice(0, RAW_JSON_MAX_CHARS))
     expect(detail?.rawJsonInfo.total).toBe(expected.length)
-    expect(detail?.rawJsonInfo.hidden).toEqual(countHidden(expected))
+    expect(detail?.rawJsonInfo.hidden).toStrictEqual(countHidden(expected))
     expect(detail?.rawJsonInfo.hidden.bidi).toBe(200_000)
     expect(detail?.rawJsonInfo.hidden.invisible).toBe(100_000)
     expect(readAll(session, 0, 1024 * 1024).text).toBe(expected)

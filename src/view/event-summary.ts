@@ -3,7 +3,16 @@
  * the surface facts the core recorded for its node. The panes render these; the inspector gets the full JSON.
  */
 
-import { DeriveOutcome, RowKind, deriveEventMessage, isRecord, rowKindOf, type LensLog, type LogEvent } from '../core/index.ts'
+import {
+  DeriveOutcome,
+  RowKind,
+  deriveEventMessage,
+  eventTypeLabel,
+  isRecord,
+  rowKindOf,
+  type LensLog,
+  type LogEvent,
+} from '../core/index.ts'
 import { chunkText, describeLogOnly, previewMessage } from './message-text.ts'
 import { PREVIEW_MAX_CHARS, type EventSummary, type RowKindName } from '../protocol/event-views.ts'
 import type { ReplacementInfo } from '../protocol/log-summary.ts'
@@ -62,7 +71,7 @@ export function summarizeEvent(
       deriveError: null,
     }
   }
-  const type = typeof event.type === 'string' ? event.type : `(${typeof event.type})`
+  const type = eventTypeLabel(event.type)
   const kind = KIND_NAMES[rowKindOf(event)] ?? 'log-only'
   const timeline = log.fold.timeline
   let surface: EventSummary['surface'] = null

@@ -43,10 +43,10 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
       return
     }
     const state = session.stateAt(summary.length - 1)
-    expect(Array.from(state.surfaceSeqs)).toEqual(expected.nodes)
-    expect(summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs }))).toEqual(
-      expected.replacements,
-    )
+    expect(Array.from(state.surfaceSeqs)).toStrictEqual(expected.nodes)
+    expect(
+      summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs })),
+    ).toStrictEqual(expected.replacements)
     expect(state.replacementCount).toBe(expected.replacements?.length)
     expect(summary.replaceLayout.count).toBe(summary.replacements.length)
     if (expected.deriveError === undefined) expect(state.messageCount).toBe(expected.messageCount)
@@ -63,7 +63,7 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
     expect(after.replacementCount).toBe(1)
 
     const [shadowed] = session.summaries([5])
-    expect(shadowed?.surface).toEqual({ enteredIndex: 5, shadowedBySeq: 17, shadowedAtIndex: 17 })
+    expect(shadowed?.surface).toStrictEqual({ enteredIndex: 5, shadowedBySeq: 17, shadowedAtIndex: 17 })
     const [replacement] = session.summaries([17])
     expect(replacement?.kind).toBe('replacement')
     expect(replacement?.replace).toMatchObject({ start: 5, end: 5, kind: 'summary', shadowedCount: 1 })
@@ -71,7 +71,7 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
     // Counterparts: the shadowed message points at the replacement once it landed, at itself before.
     expect(session.detail(5, 44)?.surfaceCounterpart).toBe(17)
     expect(session.detail(5, 16)?.surfaceCounterpart).toBe(5)
-    expect(session.detail(17, 44)?.transcriptCounterparts).toEqual([5])
+    expect(session.detail(17, 44)?.transcriptCounterparts).toStrictEqual([5])
     expect(session.detail(17, 44)?.replacement?.compactionId).toBe('workspace-context-fixture')
   })
 
@@ -105,7 +105,7 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
       const plain = await load(readFileSync(FIXTURES + name.replace(/\.zstd$/, '')))
       const last = plain.summary().length - 1
       expect(zstd.summary().encoding).toBe('zstd')
-      expect(Array.from(zstd.stateAt(last).surfaceSeqs)).toEqual(Array.from(plain.stateAt(last).surfaceSeqs))
+      expect(Array.from(zstd.stateAt(last).surfaceSeqs)).toStrictEqual(Array.from(plain.stateAt(last).surfaceSeqs))
     }
   })
 
@@ -194,6 +194,6 @@ describe('OpenLog replace-graph layout', () => {
     session.finish()
     const final = session.summary().replaceLayout
     expect(final.count).toBe(4)
-    expect(final.leaves.map((l) => l.label)).toEqual(['#0', '#2', '#4', '#6'])
+    expect(final.leaves.map((l) => l.label)).toStrictEqual(['#0', '#2', '#4', '#6'])
   })
 })

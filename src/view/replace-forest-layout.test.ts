@@ -57,7 +57,7 @@ describe('layoutForest', () => {
     // and built in pieces (as interim summaries extend it) it is the same as built at once.
     const all = summary.replacements
     const parent = nestingParents(all)
-    expect(summary.replaceLayout.parent).toEqual(parent)
+    expect(summary.replaceLayout.parent).toStrictEqual(parent)
     let nested = 0
     all.forEach((r, k) =>
       r.shadowedSeqs.forEach((s, i) => {
@@ -70,7 +70,7 @@ describe('layoutForest', () => {
     expect([...parent].filter((p) => p >= 0).length).toBe(nested)
     let pieces = nestingParents(all.slice(0, 1234))
     pieces = nestingParents(all.slice(0, 3000), pieces)
-    expect(nestingParents(all, pieces)).toEqual(parent)
+    expect(nestingParents(all, pieces)).toStrictEqual(parent)
     const layout = summary.replaceLayout
     const width = Math.max(...layout.x) + W
     const height = Math.max(...layout.y) + H
@@ -90,7 +90,7 @@ describe('layoutForest', () => {
       compactionId: null,
       shadowedIsReplacement: [false],
     }))
-    expect(layoutReplacements(prunes)).toEqual(layoutForest(prunes, REPLACE_NODE_SIZE))
+    expect(layoutReplacements(prunes)).toStrictEqual(layoutForest(prunes, REPLACE_NODE_SIZE))
     checkLayout(prunes)
     const chain = prunes.map((p, k) => ({
       ...p,

@@ -33,7 +33,7 @@ describe('layoutReplacements', () => {
     expect(Array.from(layout.x).every(Number.isFinite)).toBe(true)
     for (let k = 1; k < 5; k++) expect(layout.y[k]).toBeLessThan(layout.y[k - 1] as number)
     // Only the innermost shadows a plain seq: one leaf, owned by replacement 0.
-    expect(layout.leaves.map((l) => [l.owner, l.label])).toEqual([[0, '#0']])
+    expect(layout.leaves.map((l) => [l.owner, l.label])).toStrictEqual([[0, '#0']])
   })
 
   it('collapses leaves into counts above the threshold, and still places every replacement', () => {
@@ -41,7 +41,7 @@ describe('layoutReplacements', () => {
     const layout = layoutReplacements(many)
     expect(layout.count).toBe(many.length)
     expect(layout.leavesCollapsed).toBe(true)
-    expect(layout.leaves).toEqual([])
+    expect(layout.leaves).toStrictEqual([])
     const positions = new Set(Array.from(layout.x, (x, k) => `${x},${layout.y[k]}`))
     expect(positions.size).toBe(many.length)
   })
@@ -51,8 +51,8 @@ describe('layoutReplacements', () => {
     const first = layoutReplacements(chain.slice(0, 2))
     const extended = extendLayout(first, chain)
     expect(extended.count).toBe(4)
-    expect(Array.from(extended.x.subarray(0, 2))).toEqual(Array.from(first.x))
-    expect(Array.from(extended.y.subarray(0, 2))).toEqual(Array.from(first.y))
+    expect(Array.from(extended.x.subarray(0, 2))).toStrictEqual(Array.from(first.x))
+    expect(Array.from(extended.y.subarray(0, 2))).toStrictEqual(Array.from(first.y))
     expect(extended.y[3]).toBeLessThan(extended.y[2] as number)
     expect(extended.y[2]).toBeLessThan(Math.min(...first.y))
     expect(extendLayout(extended, chain)).toBe(extended)

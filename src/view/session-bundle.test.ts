@@ -56,7 +56,7 @@ describe.runIf(fixturesAvailable())('scanBundle', () => {
       'media/a.png': new Uint8Array([1, 2, 3]),
     })
     const result = await scanBundle([{ path: 'dsh-session-96cf.zip', blob: new Blob([zip]) }])
-    expect(result.sessions.map((s) => s.key)).toEqual([
+    expect(result.sessions.map((s) => s.key)).toStrictEqual([
       'dsh-session-96cf.zip/session.jsonl',
       `dsh-session-96cf.zip/subagents/${CHILD_ID}/session.jsonl`,
     ])
@@ -64,7 +64,7 @@ describe.runIf(fixturesAvailable())('scanBundle', () => {
     const child = result.tree.nodes.get(`dsh-session-96cf.zip/subagents/${CHILD_ID}/session.jsonl`)
     expect(child).toMatchObject({ kind: 'subagent', depth: 1, parentKey: 'dsh-session-96cf.zip/session.jsonl' })
     expect(child?.start).toMatchObject({ parentSeq: 157, heuristic: true })
-    expect(Object.values(result.seeds)).toEqual([{ seedLength: 42, matching: 42, divergesAt: null, reason: null }])
+    expect(Object.values(result.seeds)).toStrictEqual([{ seedLength: 42, matching: 42, divergesAt: null, reason: null }])
     // The entries come back as Files holding the inflated bytes: what the viewer opens.
     expect(await result.sessions[1]?.file.text()).toBe(forkChild(parentText, 42))
   })
@@ -77,9 +77,9 @@ describe.runIf(fixturesAvailable())('scanBundle', () => {
       { path: 'dir/expected.json', blob: new Blob(['{}']) },
       { path: 'dir/stdout.expected.jsonl', blob: new Blob(['{"jsonrpc":"2.0"}\n']) },
     ])
-    expect(result.tree.order).toEqual(['dir/parent.jsonl', 'dir/child.jsonl'])
+    expect(result.tree.order).toStrictEqual(['dir/parent.jsonl', 'dir/child.jsonl'])
     expect(result.seeds['dir/child.jsonl']).toMatchObject({ divergesAt: 2, matching: 2 })
-    expect(result.skipped.map((s) => s.path).sort()).toEqual(['dir/expected.json', 'dir/stdout.expected.jsonl'])
+    expect(result.skipped.map((s) => s.path).sort()).toStrictEqual(['dir/expected.json', 'dir/stdout.expected.jsonl'])
     expect(result.skipped.find((s) => s.path === 'dir/stdout.expected.jsonl')?.why).toMatch(/session/)
   })
 })

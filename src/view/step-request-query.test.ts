@@ -39,7 +39,7 @@ async function expectSameAsCli(path: string): Promise<void> {
   const log = await readLog(path)
   const c = await loaded(path)
   const { steps } = await c.query('step-list', {})
-  expect(steps).toEqual(stepList(log))
+  expect(steps).toStrictEqual(stepList(log))
   const spans = stepSpans(log)
   for (let p = 0; p < spans.length; p++) {
     const { turn, step } = spans[p] as { turn: number; step: number }
@@ -52,14 +52,14 @@ async function expectSameAsCli(path: string): Promise<void> {
     expect(answer.position).toBe(p)
     expect(answer.stepCount).toBe(spans.length)
     const { messages, ...rest } = expected
-    expect(answer.request).toEqual({ ...rest, messageCount: messages.length })
-    expect(answer.rows.map((r) => r.seq)).toEqual(messages.map((m) => m.seq))
-    expect(answer.rows.map((r) => r.role)).toEqual(messages.map((m) => (m.message as { role: string }).role))
+    expect(answer.request).toStrictEqual({ ...rest, messageCount: messages.length })
+    expect(answer.rows.map((r) => r.seq)).toStrictEqual(messages.map((m) => m.seq))
+    expect(answer.rows.map((r) => r.role)).toStrictEqual(messages.map((m) => (m.message as { role: string }).role))
     if (expected.diff.headerChanged.length > 0 && p > 0) {
       const before = stepRequest(log, p - 1)?.header ?? null
       const tools = (h: Record<string, unknown> | null) =>
         Array.isArray(h?.['tools']) ? (h['tools'] as { name?: unknown }[]).map((t) => t.name) : []
-      expect(answer.headerChange).toEqual({
+      expect(answer.headerChange).toStrictEqual({
         previousConfig: before?.['config'] ?? null,
         toolsAdded: tools(expected.header).filter((n) => !tools(before).includes(n)),
         toolsRemoved: tools(before).filter((n) => !tools(expected.header).includes(n)),
@@ -91,7 +91,7 @@ describe('step-request queries', () => {
     const answer = await c.query('step-request', { target: { turn, step }, have: null })
     const json = JSON.parse(one.stdout) as { messages: { seq: number }[]; diff: unknown }
     expect(answer.request?.messageCount).toBe(json.messages.length)
-    expect(answer.request?.diff).toEqual(json.diff)
+    expect(answer.request?.diff).toStrictEqual(json.diff)
     await expect(c.query('step-request-json', { turn: 99, step: 99 })).rejects.toThrow('no step 99.99')
   }, 30_000)
 
@@ -145,8 +145,8 @@ describe('step-request queries', () => {
       const expected = stepRequest(prefix, position)
       if (expected === undefined) throw new Error('no request')
       const { messages, ...rest } = expected
-      expect(answer.request).toEqual({ ...rest, messageCount: messages.length })
-      expect((await c.query('step-list', {})).steps).toEqual(stepList(prefix))
+      expect(answer.request).toStrictEqual({ ...rest, messageCount: messages.length })
+      expect((await c.query('step-list', {})).steps).toStrictEqual(stepList(prefix))
       previousKey = answer.key
     }
   }, 30_000)
@@ -197,8 +197,8 @@ it('a header change carries the previous config and the tools added and removed 
   client = c
   await streamInto(c, [new TextEncoder().encode(headerChangeLog())], false, true)
   const answer = await c.query('step-request', { target: { turn: 1, step: 2 }, have: null })
-  expect(answer.request?.diff.headerChanged).toEqual(['model', 'tools-added', 'tools-removed'])
-  expect(answer.headerChange).toEqual({
+  expect(answer.request?.diff.headerChanged).toStrictEqual(['model', 'tools-added', 'tools-removed'])
+  expect(answer.headerChange).toStrictEqual({
     previousConfig: { provider: 'deepseek', model: 'model-a', reasoningEffort: 'high' },
     toolsAdded: ['edit'],
     toolsRemoved: ['grep'],

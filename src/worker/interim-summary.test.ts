@@ -25,7 +25,7 @@ async function expectInterimThenFinal(posted: LensResponse[]): Promise<void> {
   const last = summaries[summaries.length - 1] as LogSummary
   const interim = summaries.slice(0, -1)
   // Exactly one final summary, and it is the last one.
-  expect(summaries.filter((s) => s.final)).toEqual([last])
+  expect(summaries.filter((s) => s.final)).toStrictEqual([last])
   expect(interim.length).toBeGreaterThan(0)
   // The first interim summary holds a proper prefix: rows to show before the whole file is folded.
   const first = interim[0] as LogSummary
@@ -34,10 +34,10 @@ async function expectInterimThenFinal(posted: LensResponse[]): Promise<void> {
   // Interim summaries grow and each is the fold of a prefix: replacements a prefix of the final ones.
   for (let k = 1; k < interim.length; k++)
     expect((interim[k] as LogSummary).length).toBeGreaterThanOrEqual((interim[k - 1] as LogSummary).length)
-  for (const s of interim) expect(last.replacements.slice(0, s.replacements.length)).toEqual(s.replacements)
+  for (const s of interim) expect(last.replacements.slice(0, s.replacements.length)).toStrictEqual(s.replacements)
   const expected = await foldInNode(BYTES)
   expect(last.length).toBe(expected.length)
-  expect(last.replacements.map((r) => r.seq)).toEqual(expected.replacementsAfter(expected.length - 1).map((r) => r.seq))
+  expect(last.replacements.map((r) => r.seq)).toStrictEqual(expected.replacementsAfter(expected.length - 1).map((r) => r.seq))
 }
 
 describe('interim summaries while a log loads', () => {
@@ -157,7 +157,7 @@ describe('the first window (what the panes show first) rides on a load’s first
     expect(window.rows.all.length).toBe(Math.min(FIRST_WINDOW_ROWS, window.snapshot.allRowCount))
     const rowsAnswer = answers.get(3) as { rows: unknown[]; summaries: { index: number }[] }
     // Rows of a prefix are the first rows of the whole (a row is final once a later event exists)...
-    expect(rowsAnswer.rows.slice(0, window.rows.all.length - 1)).toEqual(window.rows.all.slice(0, -1))
+    expect(rowsAnswer.rows.slice(0, window.rows.all.length - 1)).toStrictEqual(window.rows.all.slice(0, -1))
     // ...and every row and every surface node of the window comes with its summary.
     const have = new Set(window.summaries.map((s) => s.index))
     for (const ref of [...window.rows.messages, ...window.rows.all]) expect(have.has(ref.index)).toBe(true)
@@ -184,9 +184,9 @@ describe('the first window (what the panes show first) rides on a load’s first
     handle({ v: PROTOCOL_VERSION, type: 'state-at', id: 7, index: only.summary.length - 1 })
     await expect.poll(() => posted.some((m) => m.type === 'reply' && m.id === 7)).toBe(true)
     const reply = posted.find((m) => m.type === 'reply' && m.id === 7) as Extract<LensResponse, { type: 'reply'; ok: true }>
-    expect(window.snapshot).toEqual(reply.result)
+    expect(window.snapshot).toStrictEqual(reply.result)
     const expected = await foldInNode(small)
-    expect(Array.from(window.snapshot.surfaceSeqs)).toEqual(
+    expect(Array.from(window.snapshot.surfaceSeqs)).toStrictEqual(
       Array.from(expected.nodesAfter(expected.length - 1), (n) => expected.fold.timeline.seqOf(n)),
     )
   })

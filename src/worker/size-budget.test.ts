@@ -46,10 +46,10 @@ function expectPrefixFold(s: OpenLog, text: string, budget = BUDGET): LogSummary
   const summary = s.summary()
   expect(summary.length).toBe(events.length)
   expect(summary.length).toBeGreaterThan(10)
-  expect(Array.from(s.stateAt(summary.length - 1).surfaceSeqs)).toEqual(verdict.nodes)
-  expect(summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs }))).toEqual(
-    verdict.replacements,
-  )
+  expect(Array.from(s.stateAt(summary.length - 1).surfaceSeqs)).toStrictEqual(verdict.nodes)
+  expect(
+    summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs })),
+  ).toStrictEqual(verdict.replacements)
   expect(summary.sizeBudget).toMatchObject({
     budgetBytes: budget,
     keptBytes: encoder.encode(prefix).length,
@@ -60,7 +60,7 @@ function expectPrefixFold(s: OpenLog, text: string, budget = BUDGET): LogSummary
   const last = events[events.length - 1] as { seq: number }
   expect(budgetDiagnostics[0]).toMatchObject({ severity: 'warning', seq: last.seq, index: summary.length - 1 })
   // The cut is no defect of the log: no torn tail, no open turn, nothing but the budget's own mark at the end.
-  expect(summary.diagnostics.map((d) => d.code)).toEqual(['size-budget'])
+  expect(summary.diagnostics.map((d) => d.code)).toStrictEqual(['size-budget'])
   expect(summary.diagnosticIndices).toContain(summary.length - 1)
   expect(summary.final).toBe(true)
   expect(summary.cancelled).toBe(false)
@@ -121,7 +121,7 @@ describe('decoded-bytes budget', () => {
     const s = await loadBlob(bytes)
     const summary = s.summary()
     // One frame holds the header and the body: the harness's container defect, reported as always.
-    expect(summary.diagnostics.map((d) => d.code)).toEqual(['zstd-header-frame', 'size-budget'])
+    expect(summary.diagnostics.map((d) => d.code)).toStrictEqual(['zstd-header-frame', 'size-budget'])
     expect(summary.length).toBe(eventsOfJsonl(keptPrefix(jsonl, BUDGET)).length)
     expect(s.lensLog.progress.plainBytes).toBeLessThanOrEqual(BUDGET)
   })
@@ -139,7 +139,7 @@ describe('decoded-bytes budget', () => {
     expect(summary.sizeBudget).toMatchObject({ budgetBytes: 64 * 1024, keptBytes: headerLine(session.header).length })
     expect(s.lensLog.progress.plainBytes).toBeLessThanOrEqual(64 * 1024)
     expect(summary.header).not.toBeNull()
-    expect(summary.diagnostics.map((d) => d.code)).toEqual(['size-budget'])
+    expect(summary.diagnostics.map((d) => d.code)).toStrictEqual(['size-budget'])
   })
 
   it('a stream and a live feed through the host (plain and zstd): final at the cut, later appends dropped', async () => {

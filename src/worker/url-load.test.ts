@@ -128,7 +128,7 @@ describe('?log= fetched in the worker', () => {
     await expect.poll(() => summaries(posted, 1).some((s) => s.final), { timeout: 60_000 }).toBe(true)
     const all = summaries(posted, 1)
     const last = all[all.length - 1] as LogSummary
-    expect(all.filter((s) => s.final)).toEqual([last])
+    expect(all.filter((s) => s.final)).toStrictEqual([last])
     expect((all[0] as LogSummary).length).toBeLessThan(last.length)
     const expected = await foldInNode(BYTES)
     expect(last.length).toBe(expected.length)
@@ -136,7 +136,7 @@ describe('?log= fetched in the worker', () => {
     // The progress knows the total from Content-Length.
     const progress = posted.flatMap((m) => (m.type === 'progress' ? [m.progress] : []))
     expect(progress[0]?.totalBytes).toBe(BYTES.length)
-    expect(failures(posted)).toEqual([])
+    expect(failures(posted)).toStrictEqual([])
   })
 
   it('reads a fast download only a bounded amount ahead of the fold, so a query is answered mid-download', async () => {
@@ -189,7 +189,7 @@ describe('?log= fetched in the worker', () => {
     handle(loadUrl(1))
     await expect.poll(() => failures(posted).length).toBe(1)
     expect(failures(posted)[0]).toMatchObject({ loadId: 1, message, summary: null })
-    expect(summaries(posted, 1)).toEqual([])
+    expect(summaries(posted, 1)).toStrictEqual([])
   })
 
   it('a body that breaks mid-way fails with what was folded and the reason', async () => {
@@ -215,7 +215,7 @@ describe('?log= fetched in the worker', () => {
     expect(served.signal().aborted).toBe(true)
     respond()
     await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(summaries(posted, 1)).toEqual([])
+    expect(summaries(posted, 1)).toStrictEqual([])
     expect(failures(posted)).toHaveLength(1)
   })
 
@@ -230,7 +230,7 @@ describe('?log= fetched in the worker', () => {
     expect(last.cancelled).toBe(true)
     expect(last.length).toBeLessThan((await foldInNode(BYTES)).length)
     expect(served.signal().aborted).toBe(true)
-    expect(failures(posted)).toEqual([])
+    expect(failures(posted)).toStrictEqual([])
   })
 
   it('a newer load stops the older download, and nothing more is posted for the older one', async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { harnessVerdict } from '../../test-support/harness-oracle.ts'
 import { validLogArb } from '../../test-support/log-arbitrary.ts'
 import { packRecords, toJsonlBytes } from '../../test-support/log-builder.ts'
-import { zstdFrame } from '../../test-support/zstd-frames.ts'
+import { zstdEachFrame, zstdFrame } from '../../test-support/zstd-frames.ts'
 import {
   concatBytes,
   lineOracle,
@@ -24,6 +24,7 @@ import {
   type ByteMutation,
 } from '../../test-support/fuzz-kit.ts'
 import type { LensLog } from '../log/lens-log.ts'
+import { notALog } from './not-a-log.ts'
 import { loadContentChecksum } from './xxh64.ts'
 
 const checksum = await loadContentChecksum()
@@ -32,8 +33,20 @@ const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegation
  * twice), plus a constant: a quadratic re-parse anywhere blows through it on the larger inputs. */
 const PARSE_BUDGET_PER_BYTE = 4
 
-/** Every record kept: a body line that parses is a record unless it is a packed row that does not validate. */
+/**
+ * Every record kept: a body line that parses is a record unless it is a packed row that does not validate. Input that
+ * is no log at all (binary in its first KiB: not-a-log.ts) is the exception: one diagnostic says so, nothing is kept.
+ */
 function expectEveryParsableLineKept(log: LensLog, plaintext: Uint8Array): void {
+  if (log.encoding !== 'zstd') {
+    const refused = notALog(plaintext) !== null
+    expect(log.diagnostics.some((d) => d.code === 'not-a-log')).toBe(refused)
+    if (refused) {
+      expect(log.diagnostics).toHaveLength(1)
+      expect(recordsKept(log)).toBe(0)
+      return
+    }
+  }
   const oracle = lineOracle(plaintext)
   const firstTaken = log.header === null && oracle.firstLooksLikeEvent ? 1 : 0
   expect(recordsKept(log) + refusedRows(log)).toBe(oracle.parsableBody + firstTaken)
@@ -49,12 +62,12 @@ function expectHarnessOnParsedEvents(log: LensLog, plaintext: Uint8Array): void 
   // A first line that is an event rather than a header is read as an event too (the harness refuses such a log).
   const events = log.header === null && oracle.firstLooksLikeEvent ? [...oracle.firstEvents, ...oracle.events] : oracle.events
   expect(log.length).toBe(events.length)
-  for (let i = 0; i < events.length; i++) expect(log.event(i)).toEqual(events[i])
+  for (let i = 0; i < events.length; i++) expect(log.event(i)).toStrictEqual(events[i])
   const harness = harnessVerdict(events)
   const ours = strict(log)
-  expect(ours.error).toEqual(harness.error)
-  expect(ours.nodes).toEqual(harness.nodes)
-  expect(ours.replacements).toEqual(harness.replacements)
+  expect(ours.error).toStrictEqual(harness.error)
+  expect(ours.nodes).toStrictEqual(harness.nodes)
+  expect(ours.replacements).toStrictEqual(harness.replacements)
 }
 
 const byteMutationArb: fc.Arbitrary<ByteMutation> = fc.oneof(
@@ -76,7 +89,7 @@ describe('decoder fuzz: nothing escapes, every parsable line is kept, work is li
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 4096 }), fc.integer({ min: 1, max: 512 }), (bytes, slice) => {
         const { log, parsedChars } = readAll(bytes, checksum, slice)
-        if (log.encoding === 'jsonl') expectEveryParsableLineKept(log, bytes)
+        if (log.encoding !== 'zstd') expectEveryParsableLineKept(log, bytes)
         expectLinearWork(parsedChars, bytes.length)
       }),
       { numRuns: 500 },
@@ -149,7 +162,7 @@ describe('zstd container fuzz', () => {
         fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
         fc.integer({ min: 1, max: 999 }),
         (plaintexts, order, slice) => {
-          const frames = plaintexts.map((p) => zstdFrame(p))
+          const frames = zstdEachFrame(plaintexts)
           // The new frame sequence: indices into the original frames, so duplicates and reorders both happen.
           const picks = order.map((n) => n % frames.length)
           const bytes = concatBytes(picks.map((i) => frames[i] as Uint8Array))
@@ -173,7 +186,7 @@ describe('zstd container fuzz', () => {
         fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined }),
         fc.integer({ min: 1, max: 999 }),
         (plaintexts, where, flip, slice) => {
-          const frames = plaintexts.map((p) => zstdFrame(p))
+          const frames = zstdEachFrame(plaintexts)
           const bytes = concatBytes(frames)
           const boundaries = new Set<number>([0])
           frames.reduce((end, f) => (boundaries.add(end + f.length), end + f.length), 0)
@@ -192,11 +205,11 @@ describe('zstd container fuzz', () => {
           if (flip === undefined) {
             // A cut inside a frame is a torn frame; what is kept is a prefix of the clean log.
             if (!boundaries.has(at)) expect(defects.length).toBeGreaterThan(0)
-            expect(kept).toEqual(clean.slice(0, kept.length))
+            expect(kept).toStrictEqual(clean.slice(0, kept.length))
           } else if (defects.length === 0) {
             // A changed byte is caught by the frame walk, the block decoder or the XXH64 checksum, unless it lands
             // where zstd ignores it (e.g. the window size of a single-segment frame): then nothing changed.
-            expect(kept).toEqual(clean)
+            expect(kept).toStrictEqual(clean)
           }
         },
       ),
@@ -210,7 +223,7 @@ describe('zstd container fuzz', () => {
     const { log, parsedChars } = readAll(damaged, checksum, 1, false)
     expect(log.progress.plainBytes).toBe(114_816)
     expect(log.length).toBe(0)
-    expect(log.diagnostics.map((d) => d.code)).toEqual(['zstd-torn-frame', 'header-invalid-json'])
+    expect(log.diagnostics.map((d) => d.code)).toStrictEqual(['zstd-torn-frame', 'header-invalid-json'])
     expectLinearWork(parsedChars, log.progress.plainBytes)
   })
 })

@@ -107,7 +107,7 @@ function verdictWithin(frame: Uint8Array, ms: number, stream = false): Promise<s
 
 describe('a damaged Huffman table that sent fzstd round forever', () => {
   it('is the frame the fuzz found: a zstd frame without a declared size, so libzstd leaves it to fzstd', () => {
-    expect([...HUNG_FRAME.subarray(0, 4)]).toEqual([...ZSTD_MAGIC])
+    expect([...HUNG_FRAME.subarray(0, 4)]).toStrictEqual([...ZSTD_MAGIC])
     expect(HUNG_FRAME.length).toBe(1644)
     // Frame_Header_Descriptor 0x04: a checksum, no content size.
     expect(HUNG_FRAME[4]).toBe(0x04)
@@ -122,13 +122,13 @@ describe('a damaged Huffman table that sent fzstd round forever', () => {
   it('a log holding it: the frame is reported corrupt (in this thread, only once fzstd is known to answer)', async () => {
     expect(verdict, 'fzstd did not answer on its worker: reading the frame here would hang').not.toBe('hung')
     // The default decoder: libzstd, which leaves this frame (no declared size) to fzstd.
-    expect(await corruptFrameMessages(HUNG_FRAME)).toEqual([INVALID_AT_0])
+    expect(await corruptFrameMessages(HUNG_FRAME)).toStrictEqual([INVALID_AT_0])
   })
 })
 
 describe('a damaged block whose sequences do not fit it', () => {
   it('fzstd refuses it with its own error instead of copying past the block (it returned 688 bytes after 1.6 s)', async () => {
-    expect([...SEQUENCES_PAST_BLOCK.subarray(0, 4)]).toEqual([...ZSTD_MAGIC])
+    expect([...SEQUENCES_PAST_BLOCK.subarray(0, 4)]).toStrictEqual([...ZSTD_MAGIC])
     expect(await verdictWithin(SEQUENCES_PAST_BLOCK, 20_000)).toBe('threw invalid zstd data')
   })
 
@@ -137,7 +137,7 @@ describe('a damaged block whose sequences do not fit it', () => {
   })
 
   it('a log holding it reports the frame corrupt with that error (libzstd refuses it, and fzstd has the last word)', async () => {
-    expect(await corruptFrameMessages(SEQUENCES_PAST_BLOCK)).toEqual([INVALID_AT_0])
+    expect(await corruptFrameMessages(SEQUENCES_PAST_BLOCK)).toStrictEqual([INVALID_AT_0])
   })
 })
 

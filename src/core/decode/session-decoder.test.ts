@@ -47,15 +47,15 @@ describe('plain JSONL', () => {
     for (const slice of [1, 3, 17, 1 << 20]) {
       const log = read(text, slice)
       expect(log.length).toBe(3)
-      expect(diag(log)).toEqual([])
-      expect(log.surfaceSeqsAfter(2)).toEqual([1])
+      expect(diag(log)).toStrictEqual([])
+      expect(log.surfaceSeqsAfter(2)).toStrictEqual([1])
       expect(log.lineOf(2)).toBe(4)
     }
   })
 
   it('a malformed line followed by a turn/end: the harness rejects; every other line is kept', () => {
     const log = read(lines(HEADER, ev(0), '{"type":"user/mess', user(1), turnEnd(2)))
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       {
         severity: 'error',
         code: 'line-invalid-json',
@@ -75,7 +75,7 @@ describe('plain JSONL', () => {
 
   it('a malformed line with no turn/end after it is a torn tail for the harness', () => {
     const log = read(lines(HEADER, ev(0), user(1), 'not json'))
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       {
         severity: 'error',
         code: 'line-invalid-json',
@@ -89,7 +89,7 @@ describe('plain JSONL', () => {
 
   it('a last line cut short (no newline) is a torn tail, not an error', () => {
     const log = read(lines(HEADER, ev(0)) + '{"type":"user/message","seq":1,"ti')
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       { severity: 'warning', code: 'torn-tail', line: 3, message: expect.stringContaining('line 3 has no final newline') },
     ])
     expect(log.length).toBe(1)
@@ -98,20 +98,20 @@ describe('plain JSONL', () => {
   it('a complete last record without a newline is shown, and flagged as the torn tail the harness drops', () => {
     const log = read(lines(HEADER, ev(0)) + user(1))
     expect(log.length).toBe(2)
-    expect(diag(log).map((d) => d.code)).toEqual(['torn-tail'])
+    expect(diag(log).map((d) => d.code)).toStrictEqual(['torn-tail'])
   })
 
   it('CRLF line endings: warned per line, events parse', () => {
     const log = read([HEADER, ev(0), user(1)].join('\r\n') + '\r\n')
     expect(log.length).toBe(2)
-    expect(diag(log)).toEqual(
+    expect(diag(log)).toStrictEqual(
       [1, 2, 3].map((line) => ({ severity: 'warning', code: 'crlf', line, message: expect.stringContaining('CRLF') })),
     )
   })
 
   it('a UTF-8 BOM: the harness cannot parse line 1; dsh-lens skips the mark and reads on', () => {
     const log = read('\uFEFF' + lines(HEADER, ev(0)))
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       { severity: 'error', code: 'bom', line: 1, message: 'corrupt session log: header line is not valid JSON' },
     ])
     expect(log.header?.id).toBe('s1')
@@ -120,7 +120,7 @@ describe('plain JSONL', () => {
 
   it('blank lines are reported with the harness scanner text', () => {
     const log = read(lines(HEADER, ev(0), '', user(1)))
-    expect(diag(log)[0]).toEqual({
+    expect(diag(log)[0]).toStrictEqual({
       severity: 'warning',
       code: 'blank-line',
       line: 3,
@@ -133,7 +133,7 @@ describe('plain JSONL', () => {
     const big = 'x'.repeat(6 << 20)
     const log = read(lines(HEADER, ev(0), user(1, big), turnEnd(2)), 64 << 10)
     expect(log.length).toBe(3)
-    expect(diag(log)).toEqual([])
+    expect(diag(log)).toStrictEqual([])
     expect(((log.event(1)?.data as { content: { text: string }[] }).content[0]?.text ?? '').length).toBe(big.length)
   })
 
@@ -144,7 +144,7 @@ describe('plain JSONL', () => {
     bad[at] = 0xff
     const bytes = new Uint8Array([...head, ...bad, 0x0a])
     const log = read(bytes)
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       { severity: 'warning', code: 'invalid-utf8', line: 3, message: expect.stringContaining('not valid UTF-8') },
     ])
     expect((log.event(1)?.data as { content: { text: string }[] }).content[0]?.text).toBe('\uFFFDB')
@@ -152,7 +152,7 @@ describe('plain JSONL', () => {
 
   it('a seq gap: the scanner text with body line numbers, and the fold text', () => {
     const log = read(lines(HEADER, ev(0), ev(5, 'step/start', { turn: 1, step: 1 }), turnEnd(6)))
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       {
         severity: 'error',
         code: 'seq-gap',
@@ -183,7 +183,7 @@ describe('plain JSONL', () => {
 
 describe('header', () => {
   it('missing: the harness text, and nothing else breaks', () => {
-    expect(diag(read(''))).toEqual([
+    expect(diag(read(''))).toStrictEqual([
       { severity: 'error', code: 'header-missing', line: 1, message: 'empty or header-less session log' },
     ])
   })
@@ -217,7 +217,7 @@ describe('header', () => {
     ],
   ])('%s', (_name, header, code, message) => {
     const log = read(lines(header, user(0)))
-    expect(diag(log)[0]).toEqual({ severity: 'error', code, line: 1, message })
+    expect(diag(log)[0]).toStrictEqual({ severity: 'error', code, line: 1, message })
     expect(log.length).toBe(1)
   })
 })
@@ -235,8 +235,8 @@ describe('packed chunk rows', () => {
   it('expand to the exact assistant/chunk events, in seq order', () => {
     const log = read(lines(HEADER, ev(0), row({}), ev(4, 'step/end', { turn: 1, step: 1 })))
     expect(log.length).toBe(5)
-    expect(diag(log)).toEqual([])
-    expect(log.event(3)).toEqual({
+    expect(diag(log)).toStrictEqual([])
+    expect(log.event(3)).toStrictEqual({
       type: 'assistant/chunk',
       seq: 3,
       time: 13,
@@ -254,7 +254,7 @@ describe('packed chunk rows', () => {
     [{ id: 'x' }, {}, 'malformed text-chunks storage row: data must be exactly {turn, step, index, dt, texts}'],
   ])('invalid row %#: its harness text, on its line', (data, extra, message) => {
     const log = read(lines(HEADER, ev(0), row(data, extra)))
-    expect(diag(log)[0]).toEqual({ severity: 'error', code: 'packed-row-invalid', line: 3, message })
+    expect(diag(log)[0]).toStrictEqual({ severity: 'error', code: 'packed-row-invalid', line: 3, message })
   })
 })
 
@@ -266,23 +266,23 @@ describe('zstd container', () => {
     for (const slice of [5, 1 << 20]) {
       const log = read(bytes, slice)
       expect(log.encoding).toBe('zstd')
-      expect(diag(log)).toEqual([])
+      expect(diag(log)).toStrictEqual([])
       expect(log.progress.frames).toBe(3)
-      expect(log.surfaceSeqsAfter(3)).toEqual([1, 2])
+      expect(log.surfaceSeqsAfter(3)).toStrictEqual([1, 2])
     }
   })
 
   it('a torn final frame: a warning, and its complete records are recovered', () => {
     const full = zstdFrames([HEADER + '\n', ...body])
     const log = read(full.subarray(0, full.length - 3))
-    expect(diag(log).map((d) => d.code)).toEqual(['zstd-torn-frame'])
+    expect(diag(log).map((d) => d.code)).toStrictEqual(['zstd-torn-frame'])
     expect(log.length).toBeGreaterThanOrEqual(2)
   })
 
   it('an invalid magic after a good frame', () => {
     const good = zstdFrames([HEADER + '\n', body[0] as string])
     const log = read(new Uint8Array([...good, 1, 2, 3, 4, 5, 6]))
-    expect(diag(log)).toEqual([
+    expect(diag(log)).toStrictEqual([
       {
         severity: 'error',
         code: 'zstd-invalid-magic',
@@ -306,7 +306,7 @@ describe('zstd container', () => {
 
   it('frame 1 must hold exactly the header line', () => {
     const log = read(zstdFrames([HEADER + '\n' + ev(0) + '\n', lines(user(1))]))
-    expect(diag(log)[0]).toEqual({
+    expect(diag(log)[0]).toStrictEqual({
       severity: 'error',
       code: 'zstd-header-frame',
       line: 1,
@@ -325,7 +325,7 @@ describe('zstd container', () => {
 describe('a log without a header line', () => {
   it('reports the missing header and still shows the first event', () => {
     const log = read(lines(ev(0), user(1)))
-    expect(diag(log)[0]).toEqual({
+    expect(diag(log)[0]).toStrictEqual({
       severity: 'error',
       code: 'header-not-session',
       line: 1,

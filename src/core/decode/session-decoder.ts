@@ -2,7 +2,8 @@
  * Bytes in, records and diagnostics out, incrementally: the one entry point that
  * the worker, the CLI, the server and the tests use to read a session log.
  *
- * It detects the container by magic (zstd frames or plain JSONL), frames lines,
+ * It detects the container by magic (zstd frames or plain JSONL), refuses input that is no log at all (a PNG, a
+ * zip, binary data: one `not-a-log` diagnostic and nothing else, see not-a-log.ts), frames lines,
  * judges the header, parses every body line, validates packed rows, and replays
  * the harness's JSONL scanner verdict (reference 1.6) alongside, so a user sees
  * both every record that parses and what the harness itself would do with the
@@ -16,6 +17,8 @@ import { LineSplitter, MAX_LINE_BYTES, type SplitLine } from './line-splitter.ts
 import { ScannerVerdict } from './scanner-verdict.ts'
 import { isPackedRowTag, packedRowSize, validatePackedRow } from './packed-rows.ts'
 import { judgeHeaderLine } from './session-header.ts'
+import { notALog, notALogDecided } from './not-a-log.ts'
+import { notALogMessage } from '../model/not-a-log-message.ts'
 import { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './zstd-container.ts'
 
 /** Where a record's text lives: a char range of a decoded string (see SplitLine). */
@@ -107,6 +110,8 @@ export class SessionDecoder {
   private readonly scanner: ScannerVerdict
   private cut: BudgetCut | null = null
   private bomSkipped = false
+  /** The input is no session log (`not-a-log`): its bytes are counted, never read. */
+  private refused = false
 
   constructor(
     private readonly sink: DecoderSink,
@@ -136,15 +141,15 @@ export class SessionDecoder {
   push(chunk: Uint8Array): void {
     if (this.finished || this.cut !== null || chunk.length === 0) return
     this.inputBytes += chunk.length
+    if (this.refused) return
     if (this.encoding === null) {
-      // Hold the first bytes until the 4-byte magic can be read.
+      // Hold the first bytes until they decide: the 4-byte zstd magic, a log's `{`, or the first KiB for the rest.
       this.sniff.push(chunk.slice())
       this.sniffed += chunk.length
-      if (this.sniffed < 4) return
       const head = concat(this.sniff, this.sniffed)
-      this.sniff = []
-      this.begin(hasZstdMagic(head) ? 'zstd' : 'jsonl')
-      this.route(head)
+      this.sniff = [head]
+      if (this.sniffed >= 4 && hasZstdMagic(head)) this.start(head)
+      else if (notALogDecided(head)) this.start(head)
       return
     }
     this.route(chunk)
@@ -152,13 +157,13 @@ export class SessionDecoder {
 
   finish(): void {
     if (this.finished) return
-    if (this.encoding === null) {
-      const head = concat(this.sniff, this.sniffed)
-      this.sniff = []
-      this.begin(hasZstdMagic(head) ? 'zstd' : 'jsonl')
-      this.route(head)
-    }
+    if (this.encoding === null && !this.refused) this.start(concat(this.sniff, this.sniffed))
     this.finished = true
+    if (this.refused) {
+      // One sentence says what the input is; no header, line or scanner verdict about bytes that are no log.
+      this.sink.header(null, 1)
+      return
+    }
     // Past a budget cut the rest was never read: no torn frame or tail, and no verdict about the log's end.
     if (this.cut === null) {
       this.zstd?.finish()
@@ -169,6 +174,26 @@ export class SessionDecoder {
       this.sink.header(null, 1)
     }
     if (this.cut === null) this.scanner.finish()
+  }
+
+  /** Decide the container from the first bytes (`head`: all of them so far), then read them. */
+  private start(head: Uint8Array): void {
+    this.sniff = []
+    const what = hasZstdMagic(head) ? null : notALog(head)
+    if (what !== null) {
+      this.refused = true
+      this.sink.diagnostic({
+        severity: 'error',
+        code: 'not-a-log',
+        line: null,
+        seq: null,
+        offset: 0,
+        message: notALogMessage(what),
+      })
+      return
+    }
+    this.begin(hasZstdMagic(head) ? 'zstd' : 'jsonl')
+    this.route(head)
   }
 
   private begin(encoding: LogEncoding): void {

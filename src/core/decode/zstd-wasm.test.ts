@@ -59,7 +59,7 @@ function answers(bytes: Uint8Array, decompressFrame?: FrameDecompressor, slice =
 }
 
 function expectSameAnswers(bytes: Uint8Array, slice?: number): void {
-  expect(answers(bytes, undefined, slice)).toEqual(answers(bytes, fzstdFrameDecompressor, slice))
+  expect(answers(bytes, undefined, slice)).toStrictEqual(answers(bytes, fzstdFrameDecompressor, slice))
 }
 
 /** Each complete frame with the declared size the container read for it. */
@@ -140,7 +140,7 @@ describe('zstd frames through libzstd (WebAssembly)', () => {
     const torn = clean.slice(0, lastStart + Math.floor((lastEnd - lastStart) / 2))
     for (const damaged of [payload, badChecksum, withDeclaredSizePlusOne(clean, start), torn]) {
       const ours = answers(damaged)
-      expect(ours).toEqual(answers(damaged, fzstdFrameDecompressor))
+      expect(ours).toStrictEqual(answers(damaged, fzstdFrameDecompressor))
       expect(ours.diagnostics.some((d) => d.code.startsWith('zstd-'))).toBe(true)
     }
   })

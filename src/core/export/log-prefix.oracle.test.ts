@@ -46,24 +46,24 @@ function expectPrefixFoldsLikeCursor(log: LensLog, cut: number): void {
   const prefix = logPrefix(log, cut)
   const text = prefix.parts.join('')
   const { header, events } = decodeIndependently(text)
-  expect(header).toEqual(log.header)
+  expect(header).toStrictEqual(log.header)
   expect(events.length).toBe(cut + 1)
   expect(prefix.events).toBe(cut + 1)
-  for (let i = 0; i <= cut; i++) expect(events[i]).toEqual(log.rawEvent(i))
+  for (let i = 0; i <= cut; i++) expect(events[i]).toStrictEqual(log.rawEvent(i))
   const oracle = harnessVerdict(events)
   if (cut < log.strictLength) {
     expect(oracle.error).toBeNull()
-    expect(oracle.nodes).toEqual(log.surfaceSeqsAfter(cut))
-    expect(oracle.replacements.map((r) => r.seq)).toEqual(log.replacementsAfter(cut).map((r) => r.seq))
+    expect(oracle.nodes).toStrictEqual(log.surfaceSeqsAfter(cut))
+    expect(oracle.replacements.map((r) => r.seq)).toStrictEqual(log.replacementsAfter(cut).map((r) => r.seq))
   } else {
     expect(oracle.error?.index).toBe(log.fold.firstViolation?.index)
     expect(oracle.error?.message).toBe(log.fold.firstViolation?.message)
-    expect(oracle.nodes).toEqual(log.surfaceSeqsAfter(log.strictLength - 1))
+    expect(oracle.nodes).toStrictEqual(log.surfaceSeqsAfter(log.strictLength - 1))
   }
   // Re-read by our own decoder: no new defect beyond an open turn at the cut.
   const again = read(new TextEncoder().encode(text))
   expect(again.length).toBe(cut + 1)
-  expect(again.surfaceSeqsAfter(cut)).toEqual(log.surfaceSeqsAfter(cut))
+  expect(again.surfaceSeqsAfter(cut)).toStrictEqual(log.surfaceSeqsAfter(cut))
 }
 
 /** Cuts worth checking: the ends, quarters, and the middle of the first and last packed row. */

@@ -44,7 +44,7 @@ function firstError(events: unknown[]): { index: number; message: string } | und
   for (const e of events) fold.push(e)
   const ours = fold.firstViolation
   const harness = harnessVerdict(events).error
-  expect(ours === undefined ? null : { index: ours.index, message: ours.message }).toEqual(harness)
+  expect(ours === undefined ? null : { index: ours.index, message: ours.message }).toStrictEqual(harness)
   return ours && { index: ours.index, message: ours.message }
 }
 
@@ -200,7 +200,7 @@ const cases: [string, unknown[], number, string][] = [
 
 describe('the 18 surface checks, by their exact text', () => {
   it.each(cases)('%s', (_name, events, index, message) => {
-    expect(firstError(events)).toEqual({ index, message })
+    expect(firstError(events)).toStrictEqual({ index, message })
   })
 
   it('accepts a prune whose only change is the content (extra blocks ignored as the harness does)', () => {
@@ -220,8 +220,8 @@ describe('the 18 surface checks, by their exact text', () => {
     expect(firstError(events)).toBeUndefined()
     const fold = new SurfaceFold((i) => events[i])
     for (const e of events) fold.push(e)
-    expect(fold.timeline.currentSeqs()).toEqual([4])
-    expect(fold.timeline.replacements.map((r) => r.shadowedSeqs)).toEqual([
+    expect(fold.timeline.currentSeqs()).toStrictEqual([4])
+    expect(fold.timeline.replacements.map((r) => r.shadowedSeqs)).toStrictEqual([
       [0, 1],
       [2, 3],
     ])
@@ -239,19 +239,19 @@ describe('the continued fold (debugger mode)', () => {
     const fold = new SurfaceFold((i) => events[i])
     for (const e of events) fold.push(e)
     expect(fold.strictCount).toBe(1)
-    expect(fold.violations.map((v) => [v.index, v.skipped])).toEqual([[1, true]])
-    expect(fold.timeline.currentSeqs()).toEqual([0, 3])
-    expect(Array.from(fold.timeline.nodesAfter(0), (n) => fold.timeline.seqOf(n))).toEqual([0])
+    expect(fold.violations.map((v) => [v.index, v.skipped])).toStrictEqual([[1, true]])
+    expect(fold.timeline.currentSeqs()).toStrictEqual([0, 3])
+    expect(Array.from(fold.timeline.nodesAfter(0), (n) => fold.timeline.seqOf(n))).toStrictEqual([0])
   })
 
   it('re-synchronises on a forward seq gap instead of rejecting every later event', () => {
     const events = [user(0), user(5), user(6)]
     const fold = new SurfaceFold((i) => events[i])
     for (const e of events) fold.push(e)
-    expect(fold.violations).toEqual([
+    expect(fold.violations).toStrictEqual([
       { index: 1, seq: 5, message: 'session event seq 5 is not contiguous; expected 1', skipped: false },
     ])
-    expect(fold.timeline.currentSeqs()).toEqual([0, 5, 6])
+    expect(fold.timeline.currentSeqs()).toStrictEqual([0, 5, 6])
     expect(fold.strictCount).toBe(1)
   })
 
@@ -259,7 +259,7 @@ describe('the continued fold (debugger mode)', () => {
     const events = [user(0), user(1), user(1), user(2)]
     const fold = new SurfaceFold((i) => events[i])
     for (const e of events) fold.push(e)
-    expect(fold.violations.map((v) => v.message)).toEqual(['session event seq 1 is not contiguous; expected 2'])
-    expect(fold.timeline.currentSeqs()).toEqual([0, 1, 2])
+    expect(fold.violations.map((v) => v.message)).toStrictEqual(['session event seq 1 is not contiguous; expected 2'])
+    expect(fold.timeline.currentSeqs()).toStrictEqual([0, 1, 2])
   })
 })

@@ -33,10 +33,10 @@ describe('surface fold against the harness (differential)', () => {
         const ours = ourVerdict(events)
         expect(harness.error).toBeNull()
         expect(ours.error).toBeNull()
-        expect(ours.nodes).toEqual(harness.nodes)
-        expect(ours.replacements).toEqual(harness.replacements)
+        expect(ours.nodes).toStrictEqual(harness.nodes)
+        expect(ours.replacements).toStrictEqual(harness.replacements)
         expect(ours.fold.timeline.replaceGeneration).toBe(harness.replaceGeneration)
-        expect(ours.fold.timeline.currentSeqs()).toEqual(harness.nodes)
+        expect(ours.fold.timeline.currentSeqs()).toStrictEqual(harness.nodes)
       }),
       { numRuns: 2500 },
     )
@@ -49,9 +49,9 @@ describe('surface fold against the harness (differential)', () => {
         const harness = harnessVerdict(events)
         const ours = ourVerdict(events)
         if (harness.error !== null) rejected++
-        expect(ours.error).toEqual(harness.error)
-        expect(ours.nodes).toEqual(harness.nodes)
-        expect(ours.replacements).toEqual(harness.replacements)
+        expect(ours.error).toStrictEqual(harness.error)
+        expect(ours.nodes).toStrictEqual(harness.nodes)
+        expect(ours.replacements).toStrictEqual(harness.replacements)
       }),
       { numRuns: 6000 },
     )
@@ -66,9 +66,9 @@ describe('surface fold against the harness (differential)', () => {
         const i = pick % events.length
         const refold = harnessVerdict(events.slice(0, i + 1))
         const timeline = ours.fold.timeline
-        expect(Array.from(timeline.nodesAfter(i), (n) => timeline.seqOf(n))).toEqual(refold.nodes)
+        expect(Array.from(timeline.nodesAfter(i), (n) => timeline.seqOf(n))).toStrictEqual(refold.nodes)
         expect(timeline.replacementsAfter(i)).toBe(refold.replacements.length)
-        expect(Array.from(timeline.nodesAfter(-1))).toEqual([])
+        expect(Array.from(timeline.nodesAfter(-1))).toStrictEqual([])
       }),
       { numRuns: 1000 },
     )

@@ -51,12 +51,12 @@ describe.runIf(available)('provider invariants on the harness fixtures', () => {
 
   it.each(fixtures.map((f) => [f.name, f.path] as const))('%s', (name, path) => {
     const expected = EXPECTED[name] ?? []
-    expect(warnings(path, 1 << 20, true)).toEqual(expected)
+    expect(warnings(path, 1 << 20, true)).toStrictEqual(expected)
     // In any slicing (always as the harness reads the log: un-upgraded legacy shapes lack the fields it checks).
-    expect(warnings(path, 777, true)).toEqual(expected)
+    expect(warnings(path, 777, true)).toStrictEqual(expected)
   })
 
   it.each((available ? listZstdFixtures() : []).map((f) => [f.name, f.path] as const))('zstd/%s', (name, path) => {
-    expect(warnings(path, 1 << 20, true)).toEqual(EXPECTED[baseName(name)] ?? [])
+    expect(warnings(path, 1 << 20, true)).toStrictEqual(EXPECTED[baseName(name)] ?? [])
   })
 })

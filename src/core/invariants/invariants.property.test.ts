@@ -35,15 +35,15 @@ function check(events: readonly unknown[], pack: boolean): void {
   const harness = harnessVerdict(onDisk)
   const last = log.strictLength - 1
   const first = log.fold.firstViolation
-  expect(first === undefined ? null : { index: first.index, message: first.message }).toEqual(harness.error)
-  expect(log.surfaceSeqsAfter(last)).toEqual(harness.nodes)
+  expect(first === undefined ? null : { index: first.index, message: first.message }).toStrictEqual(harness.error)
+  expect(log.surfaceSeqsAfter(last)).toStrictEqual(harness.nodes)
   expect(
     log.replacementsAfter(last).map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: [...r.shadowedSeqs] })),
-  ).toEqual(harness.replacements)
+  ).toStrictEqual(harness.replacements)
   const warnings = log.diagnostics.filter((d) => PROVIDER_INVARIANTS.has(d.code))
   for (const d of warnings) expect(d.severity).toBe('warning')
   // The only fold-violation diagnostics are the fold's own, whatever the warnings.
-  expect(log.diagnostics.filter((d) => d.code === 'fold-violation').map((d) => d.message)).toEqual(
+  expect(log.diagnostics.filter((d) => d.code === 'fold-violation').map((d) => d.message)).toStrictEqual(
     log.fold.violations.map((v) => v.message),
   )
 
@@ -52,9 +52,9 @@ function check(events: readonly unknown[], pack: boolean): void {
   const oracle = sessionInvariantVerdict(asRead)
   verdicts[oracle.index === null ? 'accepted' : oracle.invariant ? 'invariant' : 'typeError']++
   const ours = warnings.filter((d) => d.code === 'session-invariant')
-  if (oracle.index === null) expect(ours).toEqual([])
+  if (oracle.index === null) expect(ours).toStrictEqual([])
   else if (oracle.invariant)
-    expect({ index: ours[0]?.index, message: ours[0]?.message }).toEqual({ index: oracle.index, message: oracle.message })
+    expect({ index: ours[0]?.index, message: ours[0]?.message }).toStrictEqual({ index: oracle.index, message: oracle.message })
   // A TypeError on malformed data: the harness stops there; nothing before it may be flagged.
   else expect(ours[0]?.index ?? Infinity).toBeGreaterThanOrEqual(oracle.index)
 }

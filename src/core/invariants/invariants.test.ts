@@ -70,7 +70,7 @@ describe('a well-formed log trips none', () => {
       { kind: 'compact', from: 0, length: 5 },
     ])
     expect(events.some((e) => e['type'] === 'compaction/prune')).toBe(true)
-    expect(warnings(events)).toEqual([])
+    expect(warnings(events)).toStrictEqual([])
   })
 })
 
@@ -80,7 +80,7 @@ describe('orphan-tool-result', () => {
       msg(at(e, 'assistant/message')).content[0]!['id'] = 'call-other'
     })
     const result = seqOf(events, 'tool/result')
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       [
         'orphan-tool-result',
         result,
@@ -98,7 +98,7 @@ describe('orphan-tool-result', () => {
     // Surface: user, assistant(call), result. Compact [1..1]: only the assistant message.
     const events = build([user, tools(1), { kind: 'compact', from: 1, length: 0 }])
     const checkpoint = events.find((e) => e['type'] === 'user/message' && e['surfaceOp'] !== 'append') as TestEvent
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       [
         'orphan-tool-result',
         checkpoint['seq'],
@@ -108,8 +108,8 @@ describe('orphan-tool-result', () => {
   })
 
   it('not when the compaction holds the call and its results together, nor after a prune', () => {
-    expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toEqual([])
-    expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }, { kind: 'prune', pick: 0 }]))).toEqual([])
+    expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toStrictEqual([])
+    expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }, { kind: 'prune', pick: 0 }]))).toStrictEqual([])
   })
 
   it('a call with the same id later on the surface does not answer a result before it', () => {
@@ -122,7 +122,7 @@ describe('orphan-tool-result', () => {
       data(at(e, 'tool/call', 1))['callId'] = 'call-2'
     })
     const checkpoint = events.find((e) => e['type'] === 'user/message' && e['surfaceOp'] !== 'append') as TestEvent
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       [
         'tool-call-id-duplicate',
         seqOf(events, 'assistant/message', 1),
@@ -159,7 +159,7 @@ describe('orphan-tool-result', () => {
     const rewritten = results.at(-1) as TestEvent
     expect((rewritten['surfaceOp'] as { start: number }).start).toBe(early['seq'])
     const orphans = warnings(events).filter(([code]) => code === 'orphan-tool-result')
-    expect(orphans).toEqual([
+    expect(orphans).toStrictEqual([
       [
         'orphan-tool-result',
         early['seq'],
@@ -186,7 +186,7 @@ describe('unanswered-tool-call', () => {
         data: { retryId: 'r', retry: 1 },
       }
     })
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       [
         'unanswered-tool-call',
         seqOf(events, 'step/end'),
@@ -195,7 +195,7 @@ describe('unanswered-tool-call', () => {
     ])
   })
 
-  it('not when every call is answered', () => expect(warnings(build([user, tools(3)]))).toEqual([]))
+  it('not when every call is answered', () => expect(warnings(build([user, tools(3)]))).toStrictEqual([]))
 
   it('not for a call a compaction took off the surface before the step ended (it is not sent any more)', () => {
     // A step whose assistant message (one call) is compacted away before any result came: nothing to answer.
@@ -231,7 +231,7 @@ describe('unanswered-tool-call', () => {
       add('compaction/end', { compactionId: 'c1', turn: 1 })
       add('step/end', end['data'])
     })
-    expect(warnings(compacted).filter(([code]) => code === 'unanswered-tool-call')).toEqual([])
+    expect(warnings(compacted).filter(([code]) => code === 'unanswered-tool-call')).toStrictEqual([])
     // The same step without the compaction: the call is still sent, and unanswered.
     const kept = build([user, tools(1)], (e) => {
       const end = at(e, 'step/end')
@@ -239,7 +239,7 @@ describe('unanswered-tool-call', () => {
       e.splice(assistant + 1)
       e.push({ ...end, seq: e.length })
     })
-    expect(warnings(kept).filter(([code]) => code === 'unanswered-tool-call')).toEqual([
+    expect(warnings(kept).filter(([code]) => code === 'unanswered-tool-call')).toStrictEqual([
       [
         'unanswered-tool-call',
         seqOf(kept, 'step/end'),
@@ -254,7 +254,7 @@ describe('unanswered-tool-call after a replacement', () => {
     // Surface: user, assistant(2 calls), result 1, result 2. Compact [3..3]: only the second result.
     const events = build([user, tools(2), { kind: 'compact', from: 3, length: 0 }])
     const summary = events.find((e) => e['type'] === 'user/message' && e['surfaceOp'] !== 'append') as TestEvent
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       [
         'unanswered-tool-call',
         summary['seq'],
@@ -264,8 +264,8 @@ describe('unanswered-tool-call after a replacement', () => {
   })
 
   it('not when the call goes with it, nor when a prune rewrites the result in place', () => {
-    expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toEqual([])
-    expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }]))).toEqual([])
+    expect(warnings(build([user, tools(2), { kind: 'compact', from: 1, length: 2 }]))).toStrictEqual([])
+    expect(warnings(build([user, tools(2), { kind: 'prune', pick: 1 }]))).toStrictEqual([])
   })
 })
 
@@ -279,7 +279,7 @@ describe('tool-call ids', () => {
       data(at(e, 'tool/call'))['callId'] = ''
     })
     const assistant = seqOf(events, 'assistant/message')
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       ['tool-call-id-empty', assistant, 'assistant/message tool call #1 has an empty id'],
       [
         'orphan-tool-result',
@@ -293,7 +293,7 @@ describe('tool-call ids', () => {
     const same = build([user, tools(2)], (e) => {
       msg(at(e, 'assistant/message')).content[1]!['id'] = 'call-2'
     })
-    expect(warnings(same)).toEqual([
+    expect(warnings(same)).toStrictEqual([
       [
         'tool-call-id-duplicate',
         seqOf(same, 'assistant/message'),
@@ -310,7 +310,7 @@ describe('tool-call ids', () => {
       msg(at(e, 'assistant/message', 1)).content[0]!['id'] = 'call-2'
       msg(at(e, 'tool/result', 1)).content[0]!['toolCallId'] = 'call-2'
     })
-    expect(warnings(across)).toEqual([
+    expect(warnings(across)).toStrictEqual([
       [
         'tool-call-id-duplicate',
         seqOf(across, 'assistant/message', 1),
@@ -324,20 +324,20 @@ describe('tool-call ids', () => {
       msg(at(e, 'assistant/message', 1)).content[0]!['id'] = 'call-2'
       msg(at(e, 'tool/result', 1)).content[0]!['toolCallId'] = 'call-2'
     })
-    expect(warnings(events)).toEqual([])
+    expect(warnings(events)).toStrictEqual([])
   })
 })
 
 describe('lone-surrogate', () => {
   it('a lone high or low surrogate in a message, with where', () => {
     const high = build([{ kind: 'user', text: 'a\uD800b' }])
-    expect(warnings(high)).toEqual([
+    expect(warnings(high)).toStrictEqual([
       ['lone-surrogate', 0, 'user/message holds a lone UTF-16 surrogate U+D800 in data.content[0].text at character 1'],
     ])
     const low = build([user, tools(1)], (e) => {
       ;(msg(at(e, 'tool/result')).content[0]!['content'] as { text: string }[])[0]!.text = 'ok \uDC00'
     })
-    expect(warnings(low)).toEqual([
+    expect(warnings(low)).toStrictEqual([
       [
         'lone-surrogate',
         seqOf(low, 'tool/result'),
@@ -347,11 +347,11 @@ describe('lone-surrogate', () => {
   })
 
   it('not for a surrogate pair, nor in an event that is not sent to the model', () => {
-    expect(warnings(build([{ kind: 'user', text: 'smile \uD83D\uDE00' }]))).toEqual([])
+    expect(warnings(build([{ kind: 'user', text: 'smile \uD83D\uDE00' }]))).toStrictEqual([])
     const logOnly = build([user, { kind: 'log-only', which: 1 }], (e) => {
       data(at(e, 'session/title'))['title'] = '\uD800'
     })
-    expect(warnings(logOnly)).toEqual([])
+    expect(warnings(logOnly)).toStrictEqual([])
   })
 })
 
@@ -360,14 +360,14 @@ describe('session-invariant: the harness companion texts', () => {
     const open = build([user, tools(1), { kind: 'turn-boundary' }, tools(1)], (e) => {
       e[seqOf(e, 'turn/end')] = { ...at(e, 'turn/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
     })
-    expect(warnings(open)).toEqual([
+    expect(warnings(open)).toStrictEqual([
       ['session-invariant', seqOf(open, 'turn/start', 1), S('turn/start 2 while turn 1 is still open')],
     ])
 
     const skipped = build([user, tools(1), { kind: 'turn-boundary' }, tools(1)], (e) => {
       for (const x of e) if (typeof data(x)['turn'] === 'number' && data(x)['turn'] === 2) data(x)['turn'] = 3
     })
-    expect(warnings(skipped)).toEqual([
+    expect(warnings(skipped)).toStrictEqual([
       ['session-invariant', seqOf(skipped, 'turn/start', 1), S('turn/start expected turn 2, got 3')],
     ])
 
@@ -375,7 +375,7 @@ describe('session-invariant: the harness companion texts', () => {
     const steps = build([user, tools(1), tools(1)], (e) => {
       e[seqOf(e, 'step/end')] = { ...at(e, 'step/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
     })
-    expect(warnings(steps)).toEqual([
+    expect(warnings(steps)).toStrictEqual([
       ['session-invariant', seqOf(steps, 'step/start', 1), S('step/start 1 while step 1 is still open')],
     ])
   })
@@ -396,7 +396,7 @@ describe('session-invariant: the harness companion texts', () => {
         data: { turn: 1, step: 1, chunk: { type: 'text-delta', index: 0, text: 'x' } },
       })),
     ]
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       ['session-invariant', 1, S('assistant/chunk names turn 1/step 1 but open is turn null/step null')],
     ])
   })
@@ -405,7 +405,7 @@ describe('session-invariant: the harness companion texts', () => {
     const noCall = build([user, tools(1)], (e) => {
       e[seqOf(e, 'tool/call')] = { ...at(e, 'tool/call'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
     })
-    expect(warnings(noCall)).toEqual([
+    expect(warnings(noCall)).toStrictEqual([
       ['session-invariant', seqOf(noCall, 'tool/result'), S('tool/result for call-2 with no prior tool/call in this step')],
     ])
     const synthetic = build([user, tools(1)], (e) => {
@@ -414,12 +414,12 @@ describe('session-invariant: the harness companion texts', () => {
       msg(result).content[0]!['isError'] = true
       data(result)['error'] = { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' }
     })
-    expect(warnings(synthetic)).toEqual([])
+    expect(warnings(synthetic)).toStrictEqual([])
   })
 
   it('turn-enclosed events outside a turn', () => {
     const events = build([{ kind: 'log-only', which: 0 }, user])
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       ['session-invariant', 0, S('todo/write appended outside any open turn (core execution events must be turn-enclosed)')],
     ])
   })
@@ -434,7 +434,7 @@ describe('compaction-invariant: the harness companion texts', () => {
         e[seqOf(e, type)] = { ...at(e, type), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
     })
     const checkpoint = events.find((x) => x['type'] === 'user/message' && x['surfaceOp'] !== 'append') as TestEvent
-    expect(warnings(events)).toEqual([
+    expect(warnings(events)).toStrictEqual([
       ['compaction-invariant', checkpoint['seq'], C('compaction checkpoint has no matching compaction/start')],
     ])
   })
@@ -447,7 +447,7 @@ describe('compaction-invariant: the harness companion texts', () => {
         data: { retryId: 'r', retry: 1 },
       }
     })
-    expect(warnings(noSummary)).toEqual([
+    expect(warnings(noSummary)).toStrictEqual([
       [
         'compaction-invariant',
         seqOf(noSummary, 'compaction/end'),
@@ -462,11 +462,11 @@ describe('compaction-invariant: the harness companion texts', () => {
       }
       data(at(e, 'compaction/end'))['error'] = 'summarizer failed'
     })
-    expect(warnings(failed)).toEqual([])
+    expect(warnings(failed)).toStrictEqual([])
     const range = compacted((e) => {
       ;(data(at(e, 'compaction/summary'))['shadowedRange'] as { end: number }).end = 99
     })
-    expect(warnings(range)).toEqual([
+    expect(warnings(range)).toStrictEqual([
       [
         'compaction-invariant',
         seqOf(range, 'compaction/summary'),
@@ -480,7 +480,7 @@ describe('compaction-invariant: the harness companion texts', () => {
         data: { retryId: 'r', retry: 1 },
       }
     })
-    expect(warnings(noStart)).toEqual([
+    expect(warnings(noStart)).toStrictEqual([
       ['compaction-invariant', seqOf(noStart, 'compaction/summary'), C('compaction/summary has no matching compaction/start')],
       ['compaction-invariant', seqOf(noStart, 'compaction/end') - 1, C('compaction checkpoint has no matching compaction/start')],
       ['compaction-invariant', seqOf(noStart, 'compaction/end'), C('compaction/end has no matching compaction/start')],
@@ -495,14 +495,14 @@ describe('compaction-invariant: the harness companion texts', () => {
       type: 'llm/retry-started',
       data: { retryId: 'r', retry: 1 },
     }
-    expect(warnings(more)).toEqual([
+    expect(warnings(more)).toStrictEqual([
       ['compaction-invariant', second['seq'], C('compaction/start while turn 1 is still compacting')],
     ])
     // The unfinished bracket, then a turn boundary: both turn/end and turn/start cross it.
     const crossing = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }, { kind: 'turn-boundary' }], (e) => {
       e[seqOf(e, 'compaction/end')] = { ...at(e, 'compaction/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
     })
-    expect(warnings(crossing)).toEqual([
+    expect(warnings(crossing)).toStrictEqual([
       ['compaction-invariant', seqOf(crossing, 'turn/end'), C('turn/end cannot cross an open compaction for turn 1')],
       ['compaction-invariant', seqOf(crossing, 'turn/start', 1), C('turn/start cannot cross an open compaction for turn 1')],
       // And the file ends with it still open.
@@ -518,19 +518,19 @@ describe('compaction-invariant: the harness companion texts', () => {
     const unclosed = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }], (e) => {
       e[seqOf(e, 'compaction/end')] = { ...at(e, 'compaction/end'), type: 'llm/retry-started', data: { retryId: 'r', retry: 1 } }
     })
-    expect(warnings(unclosed)).toEqual([
+    expect(warnings(unclosed)).toStrictEqual([
       [
         'compaction-unclosed',
         seqOf(unclosed, 'compaction/start'),
         'compaction/start (compaction compaction-5) has no compaction/end: the log ends while it is open',
       ],
     ])
-    expect(warnings(build([user, tools(1), { kind: 'compact', from: 0, length: 2 }]))).toEqual([])
+    expect(warnings(build([user, tools(1), { kind: 'compact', from: 0, length: 2 }]))).toStrictEqual([])
     const resumed = build([user, tools(1), { kind: 'compact', from: 0, length: 2 }], (e) => {
       const end = seqOf(e, 'compaction/end')
       e[end] = { type: 'session/end-seed', seq: end, time: e[end]!['time'], data: {} }
     })
-    expect(warnings(resumed)).toEqual([])
+    expect(warnings(resumed)).toStrictEqual([])
   })
 
   it('a crossing is dropped when a later session/end-seed makes the start stale (a crashed compaction, resumed)', () => {
@@ -539,6 +539,6 @@ describe('compaction-invariant: the harness companion texts', () => {
       const start = seqOf(e, 'turn/start', 1)
       e[start] = { type: 'session/end-seed', seq: start, time: e[start]!['time'], data: {} }
     })
-    expect(warnings(events)).toEqual([])
+    expect(warnings(events)).toStrictEqual([])
   })
 })

@@ -13,6 +13,7 @@ import { logPrefix } from '../export/log-prefix.ts'
 import { LensLog } from '../log/lens-log.ts'
 import { LineageScanner } from './lineage-scan.ts'
 import { checkSeedPrefix } from './seed-prefix.ts'
+import type { LineageFacts, ToolCallFact } from './lineage-facts.ts'
 import { buildSessionTree, type LineageInput } from './session-tree.ts'
 
 const available = fixturesAvailable()
@@ -103,25 +104,25 @@ describe.runIf(available)('sessions tree on real parents', () => {
     })
     const child = scan('subagents/ada/session.jsonl', childText, 42)
     const tree = buildSessionTree([child, parent])
-    expect(tree.roots).toEqual(['parent.jsonl'])
-    expect(tree.order).toEqual(['parent.jsonl', 'subagents/ada/session.jsonl'])
+    expect(tree.roots).toStrictEqual(['parent.jsonl'])
+    expect(tree.order).toStrictEqual(['parent.jsonl', 'subagents/ada/session.jsonl'])
     const node = tree.nodes.get('subagents/ada/session.jsonl')
     expect(node).toMatchObject({ kind: 'subagent', depth: 1, delegationDepth: 1, seedLength: 42, parentKey: 'parent.jsonl' })
-    expect(node?.start).toEqual({
+    expect(node?.start).toStrictEqual({
       parentSeq: 157,
       via: 'descriptor-label',
       heuristic: true,
       callId: 'call_00_sAtKUseRzHRBvL4CF7XF1334',
     })
-    expect(tree.nodes.get('parent.jsonl')?.children).toEqual(['subagents/ada/session.jsonl'])
+    expect(tree.nodes.get('parent.jsonl')?.children).toStrictEqual(['subagents/ada/session.jsonl'])
     const check = checkSeedPrefix(
       42,
       (i) => parent.scanner.kept[i],
       (i) => child.scanner.kept[i],
     )
-    expect(check).toEqual({ seedLength: 42, matching: 42, divergesAt: null, reason: null })
+    expect(check).toStrictEqual({ seedLength: 42, matching: 42, divergesAt: null, reason: null })
     // The seed includes the reasoning row at seq 10..32: the child's copy is a row too, and its members equal.
-    expect(child.scanner.kept[20]).toEqual(parent.scanner.kept[20])
+    expect(child.scanner.kept[20]).toStrictEqual(parent.scanner.kept[20])
   })
 
   it('a seed that differs from the parent is reported at the first differing event', () => {
@@ -163,8 +164,8 @@ describe.runIf(available)('sessions tree on real parents', () => {
       }),
     )
     const node = buildSessionTree([parent, child]).nodes.get('c')
-    expect(node?.start).toEqual({ parentSeq: 16, via: 'started-subagent', heuristic: false, callId: 'call_bg_start' })
-    expect(node?.reportSeqs).toEqual([61])
+    expect(node?.start).toStrictEqual({ parentSeq: 16, via: 'started-subagent', heuristic: false, callId: 'call_bg_start' })
+    expect(node?.reportSeqs).toStrictEqual([61])
     expect(node?.label).toBe('Reply with CHILD_OK')
   })
 
@@ -179,7 +180,7 @@ describe.runIf(available)('sessions tree on real parents', () => {
         origin: 'subagent',
       }),
     )
-    expect(buildSessionTree([wf, wfChild]).nodes.get('c')?.start).toEqual({
+    expect(buildSessionTree([wf, wfChild]).nodes.get('c')?.start).toStrictEqual({
       parentSeq: 167,
       via: 'agent-start',
       heuristic: false,
@@ -215,7 +216,7 @@ describe.runIf(available)('sessions tree on real parents', () => {
       heuristic: true,
       callId: 'advanced-direct-child',
     })
-    expect(tree.nodes.get('p')?.children).toEqual(['d', 'w'])
+    expect(tree.nodes.get('p')?.children).toStrictEqual(['d', 'w'])
   })
 
   it('parallel children with the same label get different tool calls (subagent-parallel)', () => {
@@ -234,7 +235,7 @@ describe.runIf(available)('sessions tree on real parents', () => {
     )
     const tree = buildSessionTree([parent, ...kids])
     const calls = ['c1', 'c2'].map((k) => tree.nodes.get(k)?.start?.callId)
-    expect(new Set(calls)).toEqual(new Set(['call_parallel_alpha_1', 'call_parallel_alpha_2']))
+    expect(new Set(calls)).toStrictEqual(new Set(['call_parallel_alpha_1', 'call_parallel_alpha_2']))
   })
 })
 
@@ -254,8 +255,8 @@ describe('sessions tree from headers alone', () => {
       header('grand', { parentSession: 'sub', origin: 'subagent', delegationDepth: 3 }),
       header('orphan', { parentSession: 'gone', origin: 'subagent', delegationDepth: 1 }),
     ])
-    expect(tree.roots).toEqual(['root.jsonl', 'orphan.jsonl'])
-    expect(tree.order).toEqual(['root.jsonl', 'fork.jsonl', 'sub.jsonl', 'grand.jsonl', 'orphan.jsonl'])
+    expect(tree.roots).toStrictEqual(['root.jsonl', 'orphan.jsonl'])
+    expect(tree.order).toStrictEqual(['root.jsonl', 'fork.jsonl', 'sub.jsonl', 'grand.jsonl', 'orphan.jsonl'])
     expect(tree.nodes.get('fork.jsonl')).toMatchObject({ kind: 'fork', depth: 1, seedLength: 5, start: null })
     expect(tree.nodes.get('grand.jsonl')).toMatchObject({ kind: 'subagent', depth: 2 })
     expect(tree.nodes.get('grand.jsonl')?.notes.join()).toMatch(/delegationDepth 3, but its parent's is 1/)
@@ -276,5 +277,89 @@ describe('sessions tree from headers alone', () => {
   it('a log without a header is a root with no id', () => {
     const tree = buildSessionTree([{ key: 'x', header: null, eventCount: null, facts: null }])
     expect(tree.nodes.get('x')).toMatchObject({ id: null, kind: 'root', depth: 0 })
+  })
+})
+
+describe('the descriptor-label heuristic (one-shot children), on facts written out', () => {
+  const noFacts: LineageFacts = {
+    agentStarts: [],
+    startedSubagents: [],
+    reports: [],
+    coordinatorMessages: [],
+    descriptor: null,
+    toolCalls: [],
+    endSeeds: [],
+  }
+  const call = (seq: number, time: number | null, description: string | null): ToolCallFact => ({
+    seq,
+    time,
+    callId: `call-${seq}`,
+    name: 'agent',
+    description,
+  })
+  const parent = (toolCalls: ToolCallFact[], extra: Partial<LineageFacts> = {}): LineageInput => ({
+    key: 'parent',
+    header: { type: 'session', version: 0, id: 'p', createdAt: 0, delegationDepth: 0 },
+    eventCount: 100,
+    facts: { ...noFacts, toolCalls, ...extra },
+  })
+  const child = (id: string, createdAt: number, label: string): LineageInput => ({
+    key: id,
+    header: { type: 'session', version: 0, id, createdAt, parentSession: 'p', origin: 'subagent', delegationDepth: 1 },
+    eventCount: 4,
+    facts: { ...noFacts, descriptor: { seq: 0, label, mode: 'one-shot', provider: null } },
+  })
+  const startOf = (inputs: LineageInput[], key: string) => buildSessionTree(inputs).nodes.get(key)?.start ?? null
+
+  it('the latest call with the label at or before the child was created, not an earlier one', () => {
+    const calls = [call(5, 1_000, 'Fix it'), call(9, 2_000, 'Fix it'), call(14, 3_000, 'Fix it')]
+    expect(startOf([parent(calls), child('c', 2_500, 'Fix it')], 'c')).toStrictEqual({
+      parentSeq: 9,
+      via: 'descriptor-label',
+      heuristic: true,
+      callId: 'call-9',
+    })
+  })
+
+  it('a call made in the very millisecond the child was created counts', () => {
+    const calls = [call(5, 1_000, 'Fix it'), call(9, 2_000, 'Fix it')]
+    expect(startOf([parent(calls), child('c', 2_000, 'Fix it')], 'c')?.parentSeq).toBe(9)
+  })
+
+  it('calls with another label, or used by an earlier child, are passed over; a call with no time is a candidate', () => {
+    const calls = [call(3, null, 'Fix it'), call(5, 1_000, 'Fix it'), call(7, 1_500, 'Other'), call(9, 2_000, 'Fix it')]
+    const tree = buildSessionTree([
+      parent(calls),
+      child('b', 2_200, 'Fix it'),
+      child('a', 2_100, 'Fix it'),
+      child('d', 2_300, 'Fix it'),
+    ])
+    // Children in createdAt order: a (2,100) takes 9, b (2,200) the latest left (5), d (2,300) the call with no time.
+    expect(['a', 'b', 'd'].map((k) => tree.nodes.get(k)?.start?.parentSeq)).toStrictEqual([9, 5, 3])
+    expect(tree.nodes.get('parent')?.children).toStrictEqual(['a', 'b', 'd'])
+  })
+
+  it('with no call at or before its creation, the first unused call with the label; with none, no start', () => {
+    const calls = [call(5, 5_000, 'Fix it'), call(9, 6_000, 'Fix it')]
+    expect(startOf([parent(calls), child('c', 1_000, 'Fix it')], 'c')?.parentSeq).toBe(5)
+    expect(startOf([parent(calls), child('c', 1_000, 'Nothing like it')], 'c')).toBeNull()
+  })
+
+  it('an exact start (agent-start, started subagent) wins over a label match', () => {
+    const calls = [call(5, 1_000, 'Fix it')]
+    const exact = { agentStarts: [{ seq: 11, childId: 'c', label: 'Fix it' }] }
+    expect(startOf([parent(calls, exact), child('c', 2_000, 'Fix it')], 'c')).toStrictEqual({
+      parentSeq: 11,
+      via: 'agent-start',
+      heuristic: false,
+      callId: null,
+    })
+    const started = { startedSubagents: [{ seq: 12, callId: 'call-x', childId: 'c' }] }
+    expect(startOf([parent(calls, started), child('c', 2_000, 'Fix it')], 'c')).toStrictEqual({
+      parentSeq: 12,
+      via: 'started-subagent',
+      heuristic: false,
+      callId: 'call-x',
+    })
   })
 })

@@ -12,5 +12,5 @@ it('equals KNOWN_SESSION_EVENT_TYPES of @deepseek-ai/dsh-session', () => {
   const source = readFileSync(join(dirname(surface), 'known-event-types.js'), 'utf8')
   const published = [...(source.match(/new Set\(\[([\s\S]*?)\]\)/)?.[1] ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1])
   expect(published.length).toBeGreaterThan(40)
-  expect([...KNOWN_SESSION_EVENT_TYPES].sort()).toEqual(published.sort())
+  expect([...KNOWN_SESSION_EVENT_TYPES].sort()).toStrictEqual(published.sort())
 })

@@ -8,12 +8,12 @@ const up = (event: Record<string, unknown>, upgrader = new LegacyUpgrader('S')) 
 
 describe('legacy upgrades', () => {
   it('turn/start: the trigger is stripped, a malformed one refused', () => {
-    expect(up({ type: 'turn/start', seq: 1, time: 0, data: { turn: 1, trigger: { kind: 'user' } } })).toEqual({
+    expect(up({ type: 'turn/start', seq: 1, time: 0, data: { turn: 1, trigger: { kind: 'user' } } })).toStrictEqual({
       ok: true,
       upgraded: true,
       event: { type: 'turn/start', seq: 1, time: 0, data: { turn: 1 } },
     })
-    expect(up({ type: 'turn/start', seq: 4, time: 0, data: { turn: 1, trigger: { kind: '' } } })).toEqual({
+    expect(up({ type: 'turn/start', seq: 4, time: 0, data: { turn: 1, trigger: { kind: '' } } })).toStrictEqual({
       ok: false,
       message: 'session "S" contains malformed pre-react-loop turn/start at seq 4',
     })
@@ -36,7 +36,7 @@ describe('legacy upgrades', () => {
     ],
   ])('turn/end %j becomes %j', (reason, current) => {
     const result = up({ type: 'turn/end', seq: 2, time: 0, data: { turn: 1, reason } })
-    expect(result).toEqual({
+    expect(result).toStrictEqual({
       ok: true,
       upgraded: true,
       event: { type: 'turn/end', seq: 2, time: 0, data: { turn: 1, reason: current } },
@@ -52,7 +52,7 @@ describe('legacy upgrades', () => {
       ok: true,
       upgraded: false,
     })
-    expect(up({ type: 'turn/end', seq: 9, time: 0, data: { turn: 1, reason: { kind: 'completed', x: 1 } } })).toEqual({
+    expect(up({ type: 'turn/end', seq: 9, time: 0, data: { turn: 1, reason: { kind: 'completed', x: 1 } } })).toStrictEqual({
       ok: false,
       message: 'session "S" contains malformed pre-react-loop turn/end at seq 9',
     })
@@ -73,7 +73,7 @@ describe('legacy upgrades', () => {
       ok: true,
       event: { type: 'user/message', data: { content: [], source: { kind: 'user' }, id: 'legacy-message:S:3', role: 'user' } },
     })
-    expect(up({ type: 'steering/message', seq: 3, time: 0, data: { turn: 1 } })).toEqual({
+    expect(up({ type: 'steering/message', seq: 3, time: 0, data: { turn: 1 } })).toStrictEqual({
       ok: false,
       message: 'session "S" contains malformed pre-react-loop steering/message at seq 3',
     })
@@ -174,7 +174,7 @@ describe('load rules', () => {
       'seed request/header at index 0 lacks provider/model',
     ],
   ])('%j: %s', (event, message) => {
-    expect(loadDefect(event as never, 0)).toEqual({ code: 'load-rule', message })
+    expect(loadDefect(event as never, 0)).toStrictEqual({ code: 'load-rule', message })
   })
 
   it('an unknown type is refused unless ignorable', () => {

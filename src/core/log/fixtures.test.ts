@@ -26,10 +26,10 @@ function read(path: string, upgradeLegacy: boolean, slice: number): LensLog {
 function expectMatches(log: LensLog, expected: FixtureExpectation): void {
   const last = log.strictLength - 1
   expect(log.length).toBe(expected.eventCount)
-  expect(log.surfaceSeqsAfter(last)).toEqual(expected.nodes)
+  expect(log.surfaceSeqsAfter(last)).toStrictEqual(expected.nodes)
   expect(
     log.replacementsAfter(last).map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs })),
-  ).toEqual(expected.replacements)
+  ).toStrictEqual(expected.replacements)
   expect(log.fold.firstViolation?.message).toBe(expected.foldError)
 }
 
@@ -53,8 +53,8 @@ describe.runIf(available)('harness fixtures', () => {
   it.each(fixtures.map((f) => [f.name, f] as const))('%s (read as the harness reads it: legacy upgraded)', (name, fixture) => {
     const log = read(fixture.path, true, 1 << 20)
     expectMatches(log, fixture.expected)
-    expect(log.diagnostics.filter((d) => d.code === 'derive-error')).toEqual([])
-    expect(log.diagnostics.filter((d) => d.code === 'legacy-rejected')).toEqual([])
+    expect(log.diagnostics.filter((d) => d.code === 'derive-error')).toStrictEqual([])
+    expect(log.diagnostics.filter((d) => d.code === 'legacy-rejected')).toStrictEqual([])
     if (fixture.expected.messageCount !== undefined)
       expect(log.messageCountAfter(log.strictLength - 1)).toBe(fixture.expected.messageCount)
     if (name.startsWith('web--') && fixture.expected.deriveError !== undefined) expect(log.upgradedEvents).toBeGreaterThan(0)
@@ -67,7 +67,7 @@ describe.runIf(available)('harness fixtures', () => {
         const log = read(fixture.path, true, slice)
         expect(log.encoding).toBe('zstd')
         expectMatches(log, fixture.expected)
-        expect(log.diagnostics.filter((d) => d.code.startsWith('zstd'))).toEqual([])
+        expect(log.diagnostics.filter((d) => d.code.startsWith('zstd'))).toStrictEqual([])
       }
     },
   )

@@ -28,9 +28,9 @@ function expectKeptAndHarness(log: LensLog, bytes: Uint8Array): void {
   expect(log.length).toBe(oracle.events.length)
   const harness = harnessVerdict(oracle.events)
   const ours = strict(log)
-  expect(ours.error).toEqual(harness.error)
-  expect(ours.nodes).toEqual(harness.nodes)
-  expect(ours.replacements).toEqual(harness.replacements)
+  expect(ours.error).toStrictEqual(harness.error)
+  expect(ours.nodes).toStrictEqual(harness.nodes)
+  expect(ours.replacements).toStrictEqual(harness.replacements)
 }
 
 function expectNoPollution(): void {
@@ -237,7 +237,7 @@ describe('pathological sizes and shapes (examples)', () => {
     const log = new LensLog({ checksum })
     log.push(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xb0, 0, 0, 0, 0x20, 0x7b, 0, 0, 0]))
     log.finish()
-    expect(log.diagnostics.map((d) => d.code)).toEqual(['zstd-frame-corrupt', 'header-missing'])
+    expect(log.diagnostics.map((d) => d.code)).toStrictEqual(['zstd-frame-corrupt', 'header-missing'])
     expect(log.progress.plainBytes).toBe(0)
   })
 
@@ -286,6 +286,6 @@ describe('pathological sizes and shapes (examples)', () => {
     expectKeptAndHarness(log, bytes)
     expect(log.typeCounts.get('__proto__')).toBe(1)
     expect(log.typeCounts.get('constructor')).toBe(1)
-    expect(log.diagnostics.filter((d) => d.code === 'unknown-event-type').map((d) => d.seq)).toEqual([1, 2, 3, 4])
+    expect(log.diagnostics.filter((d) => d.code === 'unknown-event-type').map((d) => d.seq)).toStrictEqual([1, 2, 3, 4])
   })
 })

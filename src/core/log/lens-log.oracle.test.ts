@@ -40,10 +40,10 @@ describe('LensLog over bytes against the harness', () => {
         const harness = harnessVerdict(events)
         const ours = fold(bytes, slice)
         expect(ours.log.length).toBe(events.length)
-        expect(ours.nodes).toEqual(harness.nodes)
-        expect(ours.replacements).toEqual(harness.replacements)
+        expect(ours.nodes).toStrictEqual(harness.nodes)
+        expect(ours.replacements).toStrictEqual(harness.replacements)
         expect(ours.error).toBeNull()
-        expect(ours.log.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+        expect(ours.log.diagnostics.filter((d) => d.severity === 'error')).toStrictEqual([])
       }),
       { numRuns: 1000 },
     )
@@ -56,9 +56,9 @@ describe('LensLog over bytes against the harness', () => {
         const onDisk = JSON.parse(JSON.stringify(events)) as unknown[]
         const ours = fold(toJsonlBytes(onDisk), 1 << 16)
         const harness = harnessVerdict(onDisk)
-        expect(ours.error).toEqual(harness.error)
-        expect(ours.nodes).toEqual(harness.nodes)
-        expect(ours.replacements).toEqual(harness.replacements)
+        expect(ours.error).toStrictEqual(harness.error)
+        expect(ours.nodes).toStrictEqual(harness.nodes)
+        expect(ours.replacements).toStrictEqual(harness.replacements)
       }),
       { numRuns: 1000 },
     )
@@ -80,12 +80,12 @@ describe('LensLog over bytes against the harness', () => {
         const ours = fold(zstdFrames(frames), 999)
         const plain = fold(toJsonlBytes(records), 1 << 20)
         expect(ours.log.encoding).toBe('zstd')
-        expect(ours.nodes).toEqual(plain.nodes)
+        expect(ours.nodes).toStrictEqual(plain.nodes)
         expect(ours.log.length).toBe(plain.log.length)
-        expect(ours.log.diagnostics.filter((d) => d.code !== 'open-turn')).toEqual(
+        expect(ours.log.diagnostics.filter((d) => d.code !== 'open-turn')).toStrictEqual(
           plain.log.diagnostics.filter((d) => d.code !== 'open-turn'),
         )
-        expect(ours.log.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+        expect(ours.log.diagnostics.filter((d) => d.severity === 'error')).toStrictEqual([])
       }),
       { numRuns: 60 },
     )

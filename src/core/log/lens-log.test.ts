@@ -35,11 +35,11 @@ describe('LensLog projections', () => {
   it('folds cleanly', () => {
     expect(log.fold.firstViolation).toBeUndefined()
     expect(log.length).toBe(events.length)
-    expect(log.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+    expect(log.diagnostics.filter((d) => d.severity === 'error')).toStrictEqual([])
   })
 
   it('links each replacement to what explains it', () => {
-    expect(log.replacementLinks.map((l) => l.kind)).toEqual(['prune', 'summary', 'summary'])
+    expect(log.replacementLinks.map((l) => l.kind)).toStrictEqual(['prune', 'summary', 'summary'])
     const prune = timeline.replacements[0]
     expect(log.event(log.replacementLinks[0]?.pruneIndex ?? -1)?.type).toBe('compaction/prune')
     expect(prune?.shadowedSeqs).toHaveLength(1)
@@ -77,7 +77,7 @@ describe('LensLog projections', () => {
     expect(kinds.filter((k) => k === RowKind.Replacement)).toHaveLength(3)
     const messageSeqs = Array.from({ length: log.messageRows.length }, (_, i) => log.messageRows.index.get(i))
     const appendSeqs = events.filter((e) => e['surfaceOp'] === 'append').map((e) => e['seq'])
-    expect(messageSeqs).toEqual(appendSeqs)
+    expect(messageSeqs).toStrictEqual(appendSeqs)
     const chunkRun = kinds.indexOf(RowKind.ChunkRun)
     expect(log.allRows.span.get(chunkRun)).toBe(4)
     expect(log.messageRows.countAt(0)).toBe(1)
@@ -111,13 +111,13 @@ describe('a log that ends inside a turn', () => {
     const log = new LensLog()
     log.push(toJsonlBytes(b.events.slice(0, cut)))
     log.finish()
-    expect(log.wouldSynthesize().map((c) => [c.type, c.code])).toEqual([
+    expect(log.wouldSynthesize().map((c) => [c.type, c.code])).toStrictEqual([
       ['tool/result', 'TOOL_OUTCOME_UNKNOWN'],
       ['tool/result', 'TOOL_NOT_STARTED'],
       ['step/end', undefined],
       ['turn/end', undefined],
     ])
     expect(log.wouldSynthesize()[0]?.seq).toBe(cut)
-    expect(log.diagnostics.map((d) => d.code)).toEqual(['open-turn'])
+    expect(log.diagnostics.map((d) => d.code)).toStrictEqual(['open-turn'])
   })
 })

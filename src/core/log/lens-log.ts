@@ -18,7 +18,14 @@ import { LegacyUpgrader, unsupportedLegacyEvent } from '../load/legacy-upgrade.t
 import { loadDefect } from '../load/load-rules.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
 import { Int32Vector } from '../model/growable-array.ts'
-import { isRecord, type LogEncoding, type LogEvent, type PackedRow, type SessionHeader } from '../model/log-event.ts'
+import {
+  eventTypeLabel,
+  isRecord,
+  type LogEncoding,
+  type LogEvent,
+  type PackedRow,
+  type SessionHeader,
+} from '../model/log-event.ts'
 import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
 import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
@@ -340,7 +347,7 @@ export class LensLog {
     }
     this.eventCount++
     let event = record.event
-    this.count(typeof event?.type === 'string' ? event.type : `(${typeof event?.type})`, 1)
+    this.count(eventTypeLabel(event?.type), 1)
     if (isRecord(event) && MAYBE_LEGACY.has(event.type)) event = this.upgrade(event, index, recordIndex, record.line)
     // As `seqOf` reads it: the upgraded event's seq, anything but the number `index` a mismatch.
     if (this.seqNotIndexAt === -1 && (event as { seq?: unknown } | null | undefined)?.seq !== index) this.seqNotIndexAt = index

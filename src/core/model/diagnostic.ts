@@ -40,6 +40,8 @@ export type DiagnosticCode =
   | 'derive-error'
   | 'open-turn'
   | 'line-too-long'
+  // The input is no session log at all (an image, an archive, binary data): the only diagnostic it gets.
+  | 'not-a-log'
   // Not a defect of the log: the viewer's decoded-bytes budget stopped the read (LensLogOptions.plainBytesBudget).
   | 'size-budget'
   // Provider invariants (src/core/invariants): warnings, never part of the fold's verdict.

@@ -94,8 +94,9 @@ export const LOAD = {
   callIds: (subject: string) => `${subject} message has mismatched tool call ids`,
   // Our wording: the harness refuses the log with SessionFormatUnsupportedError, whose
   // exact text for an unknown type is not in the reference.
+  // (Ours, so it never says "seq undefined": an event with no seq is said to have none.)
   unknownType: (type: string, seq: unknown) =>
-    `event type "${type}" at seq ${String(seq)} is unknown to harness 0.1.1-rc.2 and not marked ignorable: the harness refuses to interpret this log`,
+    `event type "${type}" ${typeof seq === 'number' ? `at seq ${seq}` : seq === undefined ? 'with no seq' : `with seq ${JSON.stringify(seq) ?? typeof seq}`} is unknown to harness 0.1.1-rc.2 and not marked ignorable: the harness refuses to interpret this log`,
 } as const
 
 /** The 18 surface-fold checks of `foldSurface` (reference 3.1), in the harness's order. */

@@ -58,6 +58,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** An event's `type` as a label: the string itself, else what it is instead (`(no type)`, `(number)`), never "undefined". */
+export function eventTypeLabel(type: unknown): string {
+  if (typeof type === 'string') return type
+  return type === undefined ? '(no type)' : type === null ? '(null type)' : `(${typeof type} type)`
+}
+
 /** Whether a value is a non-negative safe integer, the shape of a seq. */
 export function isEventSeq(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0

@@ -46,8 +46,8 @@ describe.runIf(fixturesAvailable())('step requests against the harness on every 
             Array.from({ length: at + 1 }, (_, i) => log.event(i)),
             at,
           )
-          expect(request.messages).toEqual(harness.messages)
-          expect(request.skippedNodes).toEqual(harness.skipped)
+          expect(request.messages).toStrictEqual(harness.messages)
+          expect(request.skippedNodes).toStrictEqual(harness.skipped)
           expect(steps[p]?.messageCount).toBe(harness.messages.length)
         }
         if (previous !== undefined && request.diff.headerChanged.length === 0)

@@ -75,10 +75,10 @@ describe('step requests on generated logs with realistic steps', () => {
         expect(list.length).toBe(r.steps.length)
         requests(log, list.length).forEach((request, p) => {
           const harness = harnessRequest(r.events, request.atSeq)
-          expect(request.messages).toEqual(harness.messages)
-          expect(request.skippedNodes).toEqual(harness.skipped)
-          expect(request.deriveErrors).toEqual([])
-          expect(list[p]).toEqual({
+          expect(request.messages).toStrictEqual(harness.messages)
+          expect(request.skippedNodes).toStrictEqual(harness.skipped)
+          expect(request.deriveErrors).toStrictEqual([])
+          expect(list[p]).toStrictEqual({
             turn: request.turn,
             step: request.step,
             atSeq: request.atSeq,
@@ -106,17 +106,17 @@ describe('step requests on generated logs with realistic steps', () => {
             startSeq: request.startSeq,
             atSeq: request.atSeq,
             boundary: request.boundary,
-          }).toEqual({
+          }).toStrictEqual({
             turn: model.turn,
             step: model.step,
             startSeq: model.startIndex,
             atSeq: model.atIndex,
             boundary: model.boundary,
           })
-          expect(request.header).toEqual(model.header)
-          expect(request.usage).toEqual(model.usage)
-          expect(seqs(request.messages)).toEqual(model.surface.filter((seq) => !r.derivesNothing.has(seq)))
-          expect(request.skippedNodes).toEqual(model.surface.filter((seq) => r.derivesNothing.has(seq)))
+          expect(request.header).toStrictEqual(model.header)
+          expect(request.usage).toStrictEqual(model.usage)
+          expect(seqs(request.messages)).toStrictEqual(model.surface.filter((seq) => !r.derivesNothing.has(seq)))
+          expect(request.skippedNodes).toStrictEqual(model.surface.filter((seq) => r.derivesNothing.has(seq)))
         })
         // Each node's life from the script's record of entries and replacements: the step positions whose request
         // holds it, and what stands for it at the first step after its replacement (collected, then compared once).
@@ -139,7 +139,7 @@ describe('step requests on generated logs with realistic steps', () => {
             `seq ${seq} stood for by ${visible[gone]?.has(standIn) === true ? standIn : 'nothing'} at step ${gone}`,
           )
         }
-        expect(actualLives).toEqual(expectedLives)
+        expect(actualLives).toStrictEqual(expectedLives)
       }),
       { numRuns: 600 },
     )
@@ -165,9 +165,9 @@ describe('step requests on generated logs with realistic steps', () => {
           if (previous === undefined) {
             expect(diff.previous).toBeNull()
             expect(diff.firstDifference).toBe(harness.messages.length > 0 || model.header !== null ? 0 : null)
-            expect(diff.appended).toEqual(seqs(harness.messages))
-            expect(diff.removed).toEqual([])
-            expect(diff.replacedBy).toEqual([])
+            expect(diff.appended).toStrictEqual(seqs(harness.messages))
+            expect(diff.removed).toStrictEqual([])
+            expect(diff.replacedBy).toStrictEqual([])
           } else {
             const before = r.steps[k - 1] as (typeof r.steps)[number]
             expect(diff.previous).toBe(`${before.turn}.${before.step}`)
@@ -190,13 +190,13 @@ describe('step requests on generated logs with realistic steps', () => {
             const replacedBy = fresh
               .map((seq) => ({ seq, shadowedSeqs: cover(seq, []) }))
               .filter((x) => x.shadowedSeqs.length > 0)
-            expect(diff.replacedBy).toEqual(replacedBy)
-            expect(diff.appended).toEqual(fresh.filter((seq) => !replacedBy.some((x) => x.seq === seq)))
+            expect(diff.replacedBy).toStrictEqual(replacedBy)
+            expect(diff.appended).toStrictEqual(fresh.filter((seq) => !replacedBy.some((x) => x.seq === seq)))
             // In a valid log nothing leaves the surface but through a replacement, so nothing is merely removed.
             const covered = new Set(replacedBy.flatMap((x) => x.shadowedSeqs))
             const now = new Set(seqs(harness.messages))
-            expect(seqs(previous.messages).filter((seq) => !now.has(seq) && !covered.has(seq))).toEqual([])
-            expect(diff.removed).toEqual([])
+            expect(seqs(previous.messages).filter((seq) => !now.has(seq) && !covered.has(seq))).toStrictEqual([])
+            expect(diff.removed).toStrictEqual([])
           }
           // Token estimates by the documented rule (docs/cli.md) (ceil of the JSON's UTF-8 bytes / 4), counted here with Buffer.
           const header = model.header ?? {}
@@ -239,11 +239,11 @@ describe('step requests on generated logs with realistic steps', () => {
           .filter((s) => s.startIndex < n)
           .map((s) => ({ turn: s.turn, step: s.step, ...pointInPrefix(s, n) }))
         const got = requests(log, stepList(log).length)
-        expect(got.map(({ turn, step, atSeq, boundary }) => ({ turn, step, atSeq, boundary }))).toEqual(expected)
+        expect(got.map(({ turn, step, atSeq, boundary }) => ({ turn, step, atSeq, boundary }))).toStrictEqual(expected)
         for (const request of got) {
           const harness = harnessRequest(r.events, request.atSeq)
-          expect(request.messages).toEqual(harness.messages)
-          expect(request.skippedNodes).toEqual(harness.skipped)
+          expect(request.messages).toStrictEqual(harness.messages)
+          expect(request.skippedNodes).toStrictEqual(harness.skipped)
         }
       }),
       { numRuns: 300 },

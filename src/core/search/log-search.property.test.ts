@@ -130,7 +130,7 @@ describe('LogSearch on generated logs', () => {
         log.finish()
         while (!search.done) found.push(...search.step({ maxRecords }))
         const expected = bruteForce(records, events, needle, keep)
-        expect(found.map((m) => ({ seq: m.seq, path: m.path }))).toEqual(expected.matches)
+        expect(found.map((m) => ({ seq: m.seq, path: m.path }))).toStrictEqual(expected.matches)
         expect(search.total).toBe(expected.matches.length)
         for (const m of found) expect(m.snippet.slice(m.highlight[0], m.highlight[1]).toLowerCase()).toBe(needle.toLowerCase())
 

@@ -19,7 +19,7 @@
 import { expandPackedMember } from '../decode/packed-rows.ts'
 import { Int32Vector } from '../model/growable-array.ts'
 import { countAtMost } from '../model/sorted-search.ts'
-import type { PackedRow } from '../model/log-event.ts'
+import { eventTypeLabel, type PackedRow } from '../model/log-event.ts'
 import type { LensLog } from '../log/lens-log.ts'
 import { forEachString } from './json-leaves.ts'
 import { makeSnippet } from './snippet.ts'
@@ -249,7 +249,7 @@ export class LogSearch {
       return
     }
     const record = typeof event === 'object' && event !== null ? (event as { type?: unknown; seq?: unknown }) : {}
-    const type = typeof record.type === 'string' ? record.type : `(${typeof record.type})`
+    const type = eventTypeLabel(record.type)
     if (this.types !== null && !this.types.has(type)) return
     const seq = typeof record.seq === 'number' ? record.seq : null
     const node = seq === null ? -1 : this.nodeOf(seq, first)

@@ -125,9 +125,9 @@ function perEvent(series: ContextSeries, upTo: number) {
 
 /** Check the series of a log against the oracle up to `upTo` events (the strict prefix). */
 function expectMatchesOracle(series: ContextSeries, events: readonly unknown[], upTo: number): void {
-  expect(perEvent(series, upTo)).toEqual(bruteForce(events, upTo))
-  expect(usageOf(series).filter(([index]) => (index as number) < upTo)).toEqual(expectedUsage(events, upTo))
-  expect(series.markers.filter((m) => m.index < upTo).map(({ kind: _kind, ...rest }) => rest)).toEqual(
+  expect(perEvent(series, upTo)).toStrictEqual(bruteForce(events, upTo))
+  expect(usageOf(series).filter(([index]) => (index as number) < upTo)).toStrictEqual(expectedUsage(events, upTo))
+  expect(series.markers.filter((m) => m.index < upTo).map(({ kind: _kind, ...rest }) => rest)).toStrictEqual(
     expectedMarkers(events, upTo),
   )
 }
@@ -192,7 +192,7 @@ describe('context series against the harness, prefix by prefix', () => {
     const series = new ContextSeries()
     series.update(log)
     const kinds = new Set(series.markers.map((m) => m.kind))
-    expect(kinds).toEqual(new Set(['summary', 'prune']))
+    expect(kinds).toStrictEqual(new Set(['summary', 'prune']))
     for (const m of series.markers) {
       expect(m.loggedTokens).toBe(m.kind === 'summary' ? 100 : 50)
       expect(series.tokensAfter(m.index)).toBe(series.tokensAfter(m.index - 1) - m.estimatedTokens + m.replacementTokens)
@@ -241,16 +241,16 @@ describe('downsampling', () => {
           expect(start).toBe(from + k * view.bucketSize)
           const m = messages.slice(start, end)
           const t = tokens.slice(start, end)
-          expect([view.messagesMin[k], view.messagesMax[k]]).toEqual([Math.min(...m), Math.max(...m)])
-          expect([view.tokensMin[k], view.tokensMax[k]]).toEqual([Math.min(...t), Math.max(...t)])
+          expect([view.messagesMin[k], view.messagesMax[k]]).toStrictEqual([Math.min(...m), Math.max(...m)])
+          expect([view.tokensMin[k], view.tokensMax[k]]).toStrictEqual([Math.min(...t), Math.max(...t)])
           const inBucket = usage.filter(([index]) => (index as number) >= start && (index as number) < end)
           const fields = [view.input, view.output, view.cacheRead, view.cacheWrite]
           fields.forEach((field, f) => {
             const logged = inBucket.map((row) => row[f + 1] as number).filter((v) => !Number.isNaN(v))
-            expect(field[k]).toEqual(logged.length === 0 ? NaN : Math.max(...logged))
+            expect(field[k]).toStrictEqual(logged.length === 0 ? NaN : Math.max(...logged))
           })
           const removed = markers.filter((r) => r.index >= start && r.index < end)
-          expect(view.removed[k]).toEqual(
+          expect(view.removed[k]).toStrictEqual(
             removed.length === 0 ? NaN : removed.reduce((s, r) => s + (r.loggedTokens ?? r.estimatedTokens), 0),
           )
         }
@@ -271,9 +271,9 @@ describe('downsampling', () => {
         series.update(log)
         const view = downsampleContext(series, events.length + 5)
         expect(view.bucketSize).toBe(1)
-        expect(Array.from(view.x)).toEqual(events.map((_, i) => i))
-        expect(Array.from(view.messagesMax)).toEqual(Array.from(view.messagesMin))
-        expect(Array.from(view.messagesMax)).toEqual(bruteForce(events, events.length).messages)
+        expect(Array.from(view.x)).toStrictEqual(events.map((_, i) => i))
+        expect(Array.from(view.messagesMax)).toStrictEqual(Array.from(view.messagesMin))
+        expect(Array.from(view.messagesMax)).toStrictEqual(bruteForce(events, events.length).messages)
       }),
       { numRuns: 100 },
     )

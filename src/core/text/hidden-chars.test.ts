@@ -24,7 +24,7 @@ describe('hiddenKind', () => {
   it('a lone surrogate is hidden, a pair is not', () => {
     expect(hiddenKind('\uD800')).toBe('surrogate')
     expect(hiddenKind('\uDFFF')).toBe('surrogate')
-    expect(splitHidden('\uD83D\uDE00')).toEqual([{ kind: 'text', text: '\uD83D\uDE00' }])
+    expect(splitHidden('\uD83D\uDE00')).toStrictEqual([{ kind: 'text', text: '\uD83D\uDE00' }])
   })
 })
 
@@ -40,7 +40,7 @@ describe('the pre-filter', () => {
       const char = String.fromCharCode(cp)
       if (new RegExp(REFERENCE.source, 'u').test(char) && !isHiddenCandidate(char)) missed.push(cp.toString(16))
     }
-    expect(missed).toEqual([])
+    expect(missed).toStrictEqual([])
   })
 
   it('finds the hidden characters of a large mostly-plain text, and only those', () => {
@@ -49,15 +49,15 @@ describe('the pre-filter', () => {
       splitHidden(text)
         .filter((s) => s.kind !== 'text')
         .map((s) => s.text),
-    ).toEqual(['\u202E', '\u{E0041}', '\uD800'])
-    expect(countHidden(text)).toEqual({ total: 3, bidi: 1, invisible: 1, control: 0, surrogate: 1 })
+    ).toStrictEqual(['\u202E', '\u{E0041}', '\uD800'])
+    expect(countHidden(text)).toStrictEqual({ total: 3, bidi: 1, invisible: 1, control: 0, surrogate: 1 })
   })
 })
 
 describe('splitHidden', () => {
   it('marks the RTL-override trick', () => {
     const segments = splitHidden('abc\u202Eevil\u202C')
-    expect(segments).toEqual([
+    expect(segments).toStrictEqual([
       { kind: 'text', text: 'abc' },
       { kind: 'bidi', text: '\u202E', codePoint: 0x202e },
       { kind: 'text', text: 'evil' },
@@ -69,12 +69,12 @@ describe('splitHidden', () => {
   })
 
   it('keeps \\n and \\t as text but shows \\r and NUL', () => {
-    expect(splitHidden('a\tb\nc')).toEqual([{ kind: 'text', text: 'a\tb\nc' }])
-    expect(splitHidden('a\r\n\0').map((s) => s.kind)).toEqual(['text', 'control', 'text', 'control'])
+    expect(splitHidden('a\tb\nc')).toStrictEqual([{ kind: 'text', text: 'a\tb\nc' }])
+    expect(splitHidden('a\r\n\0').map((s) => s.kind)).toStrictEqual(['text', 'control', 'text', 'control'])
   })
 
   it('the empty string is one empty text segment', () => {
-    expect(splitHidden('')).toEqual([{ kind: 'text', text: '' }])
+    expect(splitHidden('')).toStrictEqual([{ kind: 'text', text: '' }])
   })
 
   // Strings mixing ordinary text with every class of hidden character (and lone surrogates).
@@ -118,7 +118,7 @@ describe('splitHidden', () => {
           at += s.text.length
           return hit
         })
-        expect(hits).toEqual(referenceHits(input))
+        expect(hits).toStrictEqual(referenceHits(input))
       }),
       { numRuns: 500 },
     )

@@ -21,21 +21,21 @@ const byType = (type: string): GeneratedEvent[] => events.filter((e) => e.type =
 
 describe('the bundled demo session', () => {
   it('is the same bytes every time', () => {
-    expect(demoFiles()).toEqual(demoFiles())
+    expect(demoFiles()).toStrictEqual(demoFiles())
     expect(toJsonl(demoSessions().parent)).toBe(toJsonl(parent))
   })
 
   it('the harness accepts the parent and every child, and LensLog folds them identically', async () => {
     for (const session of [parent, ...children]) {
       const all = expand(session)
-      expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i))
+      expect(all.map((e) => e.seq)).toStrictEqual(all.map((_, i) => i))
       const verdict = harnessVerdict(all)
       expect(verdict.error).toBeNull()
       const log = new LensLog({ checksum: await loadContentChecksum() })
       log.push(new TextEncoder().encode(toJsonl(session)))
       log.finish()
-      expect(log.diagnostics).toEqual([])
-      expect(log.surfaceSeqsAfter(log.length - 1)).toEqual(verdict.nodes)
+      expect(log.diagnostics).toStrictEqual([])
+      expect(log.surfaceSeqsAfter(log.length - 1)).toStrictEqual(verdict.nodes)
     }
   })
 
@@ -100,7 +100,7 @@ describe('the bundled demo session', () => {
     expect(children).toHaveLength(1)
     const child = children[0] as GeneratedSession
     expect(child.header).toMatchObject({ parentSession: parent.header.id, origin: 'subagent', delegationDepth: 1 })
-    expect(Object.keys(child.header)).toEqual([
+    expect(Object.keys(child.header)).toStrictEqual([
       'type',
       'version',
       'id',
@@ -121,6 +121,6 @@ describe('the bundled demo session', () => {
     expect(textOf(result).length).toBeGreaterThan(200)
     expect(textOf(childAnswer)).toContain(textOf(result))
     expect(result.time).toBeGreaterThan(childEvents.at(-1)?.time ?? Infinity)
-    expect(demoFiles().map((f) => f.path)).toEqual(['demo-session.jsonl', childPath(child.header.id)])
+    expect(demoFiles().map((f) => f.path)).toStrictEqual(['demo-session.jsonl', childPath(child.header.id)])
   })
 })

@@ -8,6 +8,7 @@
  */
 
 import type { LoadProgress, LogSummary } from '../../protocol/log-summary.ts'
+import { noEventsError } from '../no-events-error.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
@@ -60,7 +61,7 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       let loadError: string | null = null
       if (summary.final && !summary.cancelled && summary.length === 0 && summary.diagnosticCount > 0) {
         loadState = 'error'
-        loadError = `No events could be read: ${summary.diagnostics[0]?.message ?? 'unknown defect'}`
+        loadError = noEventsError(summary.diagnostics)
       }
       if (get().live && !summary.final) loadState = 'ready'
       // A growing log may have grown its last chunk run: forget cached rows from the old end on. A pane whose

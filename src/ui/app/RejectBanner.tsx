@@ -12,7 +12,8 @@ import { formatCount } from '../shared/format-count.ts'
 export function RejectBanner() {
   const summary = useLensStore(selectSummary)
   const loadError = useLensStore(selectLoadError)
-  const verdict = rejectVerdict(summary)
+  // A load that read no event already says why in `loadError` (the same first error): not twice.
+  const verdict = loadError !== null && summary?.length === 0 ? null : rejectVerdict(summary)
   if (loadError === null && verdict === null && summary?.cancelled !== true) return null
   return (
     <div

@@ -35,7 +35,7 @@ export function TopBar() {
       </span>
       {summary !== null ? (
         <span className="text-xs text-muted">
-          {formatCount(summary.length)} events · {summary.encoding ?? '?'}
+          {formatCount(summary.length)} events{summary.encoding !== null ? ` · ${summary.encoding}` : ''}
           {summary.upgradedEvents > 0 ? ` · ${formatCount(summary.upgradedEvents)} legacy events upgraded` : ''}
           {live ? ' · live' : ''}
         </span>

@@ -7,7 +7,8 @@ export function rejectVerdict(summary: LogSummary | null): { where: string; mess
   const v = summary.firstViolation
   if (v !== null) {
     const line = summary.diagnostics.find((d) => d.code === 'fold-violation' && d.index === v.index)?.line
-    return { where: `seq ${String(v.seq)}${line != null ? `, line ${line}` : ''}`, message: v.message }
+    const at = typeof v.seq === 'number' ? `seq ${v.seq}` : `event ${v.index}`
+    return { where: `${at}${line != null ? `, line ${line}` : ''}`, message: v.message }
   }
   const first = summary.diagnostics.find((d) => d.severity === 'error')
   if (first === undefined) return null
