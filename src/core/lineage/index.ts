@@ -12,3 +12,4 @@ export {
 } from './session-tree.ts'
 export { checkSeedPrefix, type SeedCheck } from './seed-prefix.ts'
 export { LineageScanner } from './lineage-scan.ts'
+export { SessionDigestCollector, digestLines, sessionKindOf, type SessionDigest } from './session-digest.ts'

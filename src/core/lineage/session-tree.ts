@@ -12,6 +12,7 @@
 
 import type { SessionHeader } from '../model/log-event.ts'
 import type { LineageFacts } from './lineage-facts.ts'
+import { sessionKindOf } from './session-digest.ts'
 
 export interface LineageInput {
   /** Unique key of this input (a file path or a zip entry name): two files may carry the same session id. */
@@ -99,7 +100,7 @@ export function buildSessionTree(inputs: readonly LineageInput[]): SessionTree {
     return {
       key: input.key,
       id: typeof h?.id === 'string' ? h.id : null,
-      kind: parentId === null ? 'root' : h?.origin === 'subagent' ? 'subagent' : 'fork',
+      kind: sessionKindOf(h),
       parentId,
       parentKey: null,
       children: [],
