@@ -22,6 +22,10 @@ import { TailRegistry } from './tail-registry.ts'
 export interface LensServerOptions {
   /** Session files, session directories or sessions roots to serve (read-only). */
   readonly roots: readonly string[]
+  /** A root that does not exist yet (the dsh home before dsh's first run) is served empty instead of refused. */
+  readonly allowMissingRoots?: boolean
+  /** The sessions list's stat poll while a page watches it (default 1000 ms). */
+  readonly catalogPollMs?: number
   readonly host?: string
   readonly port?: number
   /** Built viewer directory; missing is allowed (then only the stream works). */
@@ -99,7 +103,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   const host = options.host ?? '127.0.0.1'
   const token = options.token ?? newToken()
   const checksum = await loadContentChecksum()
-  const guard = await PathGuard.create(options.roots)
+  const guard = await PathGuard.create(options.roots, { allowMissing: options.allowMissingRoots === true })
   let distGuard: PathGuard | undefined
   try {
     distGuard = options.distDir === undefined ? undefined : await PathGuard.create([options.distDir])
@@ -113,7 +117,9 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     ringBytes: options.ringBytes ?? 8 * 1024 * 1024,
     readChunkBytes: 1024 * 1024,
   })
-  const catalog = new SessionCatalog(guard, checksum)
+  const catalog = new SessionCatalog(guard, checksum, {
+    ...(options.catalogPollMs === undefined ? {} : { pollMs: options.catalogPollMs }),
+  })
   const connections = new Set<StreamConnection>()
   const policy: { -readonly [K in keyof TrustPolicy]: TrustPolicy[K] } = {
     token,
@@ -242,6 +248,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       wss.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      catalog.close()
       await registry.closeAll()
     },
   }
