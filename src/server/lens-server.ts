@@ -114,7 +114,8 @@ function extraHostsFor(host: string): string[] {
  */
 export function servedIndex(html: string, isSignedIn: boolean): string {
   const meta = `<meta name="dsh-lens-served" content="${isSignedIn ? 'signed-in' : 'signed-out'}">`
-  return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`)
+  if (/<head>/i.test(html)) return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`)
+  return html.replace(/^(<!doctype html>)?/i, (doctype) => `${doctype}${meta}`)
 }
 
 /** Listen on `port`, or the next free one of `attempts` ports from it when it is taken (EADDRINUSE only). */

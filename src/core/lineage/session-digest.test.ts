@@ -10,7 +10,8 @@ import { fixturesAvailable, listFixtures } from '../../test-support/shared-fixtu
 import { SessionDecoder } from '../decode/session-decoder.ts'
 import { expandPackedMember } from '../decode/packed-rows.ts'
 import { isRecord, type LogEvent } from '../model/log-event.ts'
-import { SessionDigestCollector, digestLines, sessionKindOf } from './session-digest.ts'
+import { SessionDigestCollector, digestLines } from './session-digest.ts'
+import { sessionKindOf } from './session-kind.ts'
 
 const enc = new TextEncoder()
 

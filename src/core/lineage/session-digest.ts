@@ -11,8 +11,7 @@
  */
 
 import { isPackedRowTag } from '../decode/packed-rows.ts'
-import { isRecord, type SessionHeader } from '../model/log-event.ts'
-import type { SessionKind } from './session-tree.ts'
+import { isRecord } from '../model/log-event.ts'
 
 export interface SessionDigest {
   /** The latest `session/title` event's `data.title` (trimmed), or null when the log has none. */
@@ -163,11 +162,4 @@ export function digestLines(lines: Iterable<string>): SessionDigest {
   const collector = new SessionDigestCollector()
   for (const line of lines) collector.observeLine(line)
   return collector.digest()
-}
-
-/** `subagent` (origin), `fork` (a parentSession without origin), `root` (no parentSession): format reference 5. */
-export function sessionKindOf(header: Pick<SessionHeader, 'parentSession' | 'origin'> | null): SessionKind {
-  const parent = header?.parentSession
-  if (typeof parent !== 'string') return 'root'
-  return header?.origin === 'subagent' ? 'subagent' : 'fork'
 }

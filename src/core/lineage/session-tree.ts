@@ -12,7 +12,7 @@
 
 import type { SessionHeader } from '../model/log-event.ts'
 import type { LineageFacts } from './lineage-facts.ts'
-import { sessionKindOf } from './session-digest.ts'
+import { sessionKindOf, type SessionKind } from './session-kind.ts'
 
 export interface LineageInput {
   /** Unique key of this input (a file path or a zip entry name): two files may carry the same session id. */
@@ -33,7 +33,7 @@ export interface StartLink {
   readonly callId: string | null
 }
 
-export type SessionKind = 'root' | 'subagent' | 'fork'
+export type { SessionKind }
 
 export interface SessionNode {
   readonly key: string

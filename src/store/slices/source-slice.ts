@@ -15,8 +15,19 @@ export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
 export interface LiveFeed {
   /** Append the next piece of the log (JSONL text, or raw bytes of a jsonl / zstd stream). */
   append: (chunk: string | Uint8Array) => void
+  /**
+   * Everything the source had when it was opened has been appended, through `lastSeq`: once the worker has folded
+   * that far the feed is `settled` (what a deep link waits for on a log that never ends).
+   */
+  settle: (lastSeq: number) => void
   end: () => void
   cancel: () => void
+}
+
+/** What the page knows about the open log besides its bytes: a served session's title and project. */
+export interface SourceMeta {
+  readonly title: string | null
+  readonly project: string | null
 }
 
 export interface SourceSlice {
@@ -28,6 +39,12 @@ export interface SourceSlice {
   loadError: string | null
   summary: LogSummary | null
   live: boolean
+  /** The load has all it had when it started: a file or URL read to its end, or a live feed caught up (`settle`). */
+  settled: boolean
+  sourceMeta: SourceMeta | null
+  setSourceMeta: (meta: SourceMeta | null) => void
+  /** Close whatever is open and go back to no log (the served page's sessions home). */
+  clearSource: () => void
   loadFile: (file: File) => void
   /** Fetch a same-origin URL in the worker (`?log=`, the demo) and fold it while it downloads. */
   loadUrl: (url: string) => void
@@ -47,6 +64,8 @@ function sameOriginUrl(url: string): string | null {
 
 export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set, get) => {
   let loadId = -1
+  // A live feed's settle(lastSeq): the last seq the worker must have folded for the feed to be settled, or null.
+  let settleAt: number | null = null
 
   client.subscribe((event) => {
     if (event.type === 'snapshot') return
@@ -81,10 +100,12 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
         get().cache.addRows('all', first.rows.all)
         get().cache.addSummaries(first.summaries)
       }
+      const settled = get().settled || summary.final || (settleAt !== null && summary.lastSeq >= settleAt)
       set((s) => ({
         summary,
         loadState,
         loadError,
+        settled,
         live: get().live && !summary.final,
         cacheVersion: first === undefined ? s.cacheVersion : s.cacheVersion + 1,
       }))
@@ -94,7 +115,7 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       // still answers the cursor's query, and that answer, for the same event, replaces this one).
       if (first !== undefined && first.snapshot.index === get().cursor) set({ snapshot: first.snapshot })
     } else if (event.type === 'load-failed') {
-      set({ loadState: 'error', loadError: event.message, summary: event.summary })
+      set({ loadState: 'error', loadError: event.message, summary: event.summary, settled: true })
       if (event.summary !== null) get().setCursor(event.summary.length - 1)
     }
   })
@@ -104,10 +125,13 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
     // load refused before any message (a ?log= on another origin) cancels it here.
     if (loadId !== -1 && get().loadState === 'loading') client.cancel(loadId)
     loadId = -1
+    settleAt = null
     get().cache.clear()
     set((s) => ({
       loadGeneration: s.loadGeneration + 1,
       loadState: 'loading',
+      settled: false,
+      sourceMeta: null,
       sourceName: name,
       progress: null,
       loadError: null,
@@ -128,6 +152,13 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
     loadError: null,
     summary: null,
     live: false,
+    settled: false,
+    sourceMeta: null,
+    setSourceMeta: (meta) => set({ sourceMeta: meta }),
+    clearSource: () => {
+      reset('', false)
+      set({ loadState: 'idle' })
+    },
     loadFile: (file) => {
       reset(file.name, false)
       loadId = client.loadFile(file)
@@ -151,6 +182,11 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       const encoder = new TextEncoder()
       return {
         append: (chunk) => client.pushChunk(id, typeof chunk === 'string' ? encoder.encode(chunk) : chunk),
+        settle: (lastSeq) => {
+          if (loadId !== id || get().settled) return
+          settleAt = lastSeq
+          if ((get().summary?.lastSeq ?? -1) >= settleAt) set({ settled: true })
+        },
         end: () => client.endStream(id),
         cancel: () => client.cancel(id),
       }

@@ -6,7 +6,7 @@
  */
 
 import { useEffect } from 'react'
-import type { LensStore } from '../../store/create-lens-store.ts'
+import type { LensState, LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
 import { formatHash, parseHash } from './location-hash.ts'
@@ -84,15 +84,16 @@ export function useHashSync(): void {
       else appliedFor = generation
       firstLoad = false
     }
+    // Ready: a file or URL folded to its end, or a live feed folded as far as its source was when it was opened.
+    const ready = (s: LensState): boolean => s.summary !== null && (s.summary.final || s.settled)
     const unsubscribe = store.subscribe((s, previous) => {
-      const becameReady = s.summary !== null && s.summary.final && (previous.summary === null || !previous.summary.final)
-      if (becameReady) onReady(s.loadGeneration)
+      if (ready(s) && !ready(previous)) onReady(s.loadGeneration)
       write()
     })
     // The page's source is opened before React mounts (start-lens.ts, then the staged boot): a small log can be
     // ready before this effect subscribes, and its hash must still be applied.
     const now = store.getState()
-    if (now.summary !== null && now.summary.final) onReady(now.loadGeneration)
+    if (ready(now)) onReady(now.loadGeneration)
     const onHashChange = (): void => {
       if (window.location.hash !== ours && window.location.hash !== currentHash(store)) apply()
     }
