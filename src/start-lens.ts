@@ -15,6 +15,10 @@ export const store = createLensStore(createWorkerClient())
 /** What this page opens (read once: later navigation within the page is the controllers' business). */
 export const source = pageSource(window.location.search, servedMarker(document))
 openInitialSource(store, source)
+if (source.kind === 'file-link') {
+  const { name, size, sha256 } = source
+  store.getState().expectFile({ name, size, sha256, hash: window.location.hash })
+}
 
 const theme = initialTheme()
 document.documentElement.dataset['theme'] = theme

@@ -18,6 +18,7 @@ import { LiveConnect } from '../live/LiveConnect.tsx'
 import { useLiveController, usePageSource } from '../live/live-context.tsx'
 import type { LiveController } from '../live/live-controller.ts'
 import { SessionsHome } from '../home/SessionsHome.tsx'
+import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
@@ -50,6 +51,7 @@ export function App() {
   useHashSync()
   useGlobalKeys()
   useDocumentTitle()
+  useFileLinkAddress()
 
   const onDragOver = (event: DragEvent<HTMLDivElement>): void => {
     if (!event.dataTransfer.types.includes('Files')) return
@@ -78,6 +80,7 @@ export function App() {
       <TopBar />
       {home ? null : <SearchPanel />}
       <LiveConnect />
+      <FileLinkBanner />
       <RejectBanner />
       <SizeBudgetBanner />
       {home && live !== null ? <ServedHome controller={live} /> : <Viewer />}
