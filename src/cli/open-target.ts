@@ -36,7 +36,7 @@ export async function findSessions(home: string, query: string): Promise<Array<{
   const below = await logsBelow(guard.roots[0] as string, guard)
   const checksum = await loadContentChecksum()
   const found: Array<{ id: string; path: string }> = []
-  for (const path of below.logs) {
+  for (const { path } of below.logs) {
     // The session directory is the id, encoded (format reference 1.1): a cheap first filter before reading headers.
     const dirName = path.split('/').at(-2) ?? ''
     if (!idMatches(decodeSegment(dirName), query)) continue

@@ -85,6 +85,8 @@ export interface LensServer {
   incidents(): readonly Incident[]
   /** The files being followed right now (diagnostics, tests). */
   tails(): readonly SessionTail[]
+  /** Resolves once the sessions list's first refresh (headers, at start-up) is done (the bench, tests). */
+  sessionsListed(): Promise<void>
   close(): Promise<void>
 }
 
@@ -162,6 +164,11 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   const catalog = new SessionCatalog(guard, checksum, {
     ...(options.catalogPollMs === undefined ? {} : { pollMs: options.catalogPollMs }),
   })
+  // Read the headers and start the scan now, while the browser starts: the page's first list is then answered at once.
+  const listed = catalog.refresh().then(
+    () => catalog.prescan(),
+    () => undefined,
+  )
   const connections = new Set<StreamConnection>()
   const policy: { -readonly [K in keyof TrustPolicy]: TrustPolicy[K] } = {
     token,
@@ -307,6 +314,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     connections: () => [...connections].map((c) => c.stats()),
     incidents: () => [...incidents],
     tails: () => registry.list(),
+    sessionsListed: () => listed,
     async close() {
       for (const c of connections) c.terminate()
       connections.clear()

@@ -10,8 +10,7 @@
  * Nothing here writes.
  */
 
-import { watch, type FSWatcher } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { watch, type FSWatcher, type Stats } from 'node:fs'
 import { sessionKindOf, type ContentChecksum, type SessionHeader } from '../core/index.ts'
 import type { CatalogRoot, ScanProgress, SessionListItem } from '../live/protocol.ts'
 import { scanDigest, sameFile, type DigestState, type FileIdentity } from './digest-scan.ts'
@@ -52,7 +51,7 @@ interface Entry {
   sent: string | undefined
 }
 
-function identityOf(st: Awaited<ReturnType<typeof stat>>): FileIdentity {
+function identityOf(st: Stats): FileIdentity {
   return {
     dev: Number(st.dev),
     ino: Number(st.ino),
@@ -76,6 +75,9 @@ export class SessionCatalog {
   private flushTimer: NodeJS.Timeout | undefined
   private hurry: NodeJS.Timeout | undefined
   private closed = false
+  /** Whether a refresh has completed: a watcher is answered from what is known, then told what a new one finds. */
+  private refreshed = false
+  private prescanning = false
   private readonly pollMs: number
   private readonly flushMs: number
   private readonly smallBytes: number
@@ -108,6 +110,20 @@ export class SessionCatalog {
       this.refreshing = undefined
     })
     return this.refreshing
+  }
+
+  /**
+   * Start the background scan without a watcher (the server does at start-up, while the browser opens): titles are
+   * then in by the time the page asks. It stops when the queue is empty; watchers restart it as logs change.
+   */
+  prescan(): void {
+    this.prescanning = true
+    this.kickScan()
+  }
+
+  /** Whether the catalog has been refreshed at least once (its rows can be listed as they are). */
+  get ready(): boolean {
+    return this.refreshed
   }
 
   /** Every row, newest session first. */
@@ -188,13 +204,13 @@ export class SessionCatalog {
   }
 
   private async refreshOnce(): Promise<void> {
-    const found = new Set<string>()
+    const found = new Map<string, FileIdentity>()
     const roots: CatalogRoot[] = []
     const dirs: string[] = []
     for (const root of this.guard.roots) {
       const below = await logsBelow(root, this.guard)
       roots.push({ path: root, exists: below.exists })
-      for (const log of below.logs) found.add(log)
+      for (const log of below.logs) if (!found.has(log.path)) found.set(log.path, identityOf(log.stats))
       dirs.push(...below.dirs)
     }
     this.roots = roots
@@ -207,20 +223,15 @@ export class SessionCatalog {
         this.removed.add(path)
       }
     }
-    await inParallel([...found], 16, (path) => this.refreshEntry(path))
+    await inParallel([...found], 16, ([path, identity]) => this.refreshEntry(path, identity))
+    this.refreshed = true
     if (this.listeners.size > 0) {
       this.watchDirs(dirs)
       this.scheduleFlush()
     }
   }
 
-  private async refreshEntry(path: string): Promise<void> {
-    let identity: FileIdentity
-    try {
-      identity = identityOf(await stat(path))
-    } catch {
-      return
-    }
+  private async refreshEntry(path: string, identity: FileIdentity): Promise<void> {
     const known = this.entries.get(path)
     if (known !== undefined && sameFile(known.identity, identity) && identity.size >= known.identity.size) {
       const changed = known.identity.size !== identity.size || known.identity.mtimeMs !== identity.mtimeMs
@@ -312,12 +323,18 @@ export class SessionCatalog {
   }
 
   private kickScan(): void {
-    if (this.scanning !== undefined || this.closed || this.listeners.size === 0) return
+    if (this.scanning !== undefined || this.closed || (this.listeners.size === 0 && !this.prescanning)) return
     this.scanning = (async () => {
       for (;;) {
         const [next] = this.order()
-        if (next === undefined || this.closed || this.listeners.size === 0) return
-        const entry = this.entries.get(next)
+        const entry = next === undefined ? undefined : this.entries.get(next)
+        const watched = this.listeners.size > 0
+        // Without a watcher only the small logs are read ahead: a big one waits until someone looks.
+        const wanted = watched || (this.prescanning && entry !== undefined && entry.identity.size <= this.smallBytes)
+        if (next === undefined || this.closed || !wanted) {
+          this.prescanning = false
+          return
+        }
         if (entry !== undefined) await this.scanEntry(entry)
         else this.pending.delete(next)
         this.scheduleFlush()

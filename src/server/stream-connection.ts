@@ -267,7 +267,10 @@ export class StreamConnection implements SubscriptionHost {
       if (answered) this.send({ type: 'sessions-changed', req, ...update })
     })
     this.watches.set(req, unwatch)
-    await catalog.refresh()
+    // Listed at once from what the catalog knows (the server refreshed it at start-up); what a refresh finds since
+    // comes as changes. Only a catalog never refreshed is waited for.
+    const refreshing = catalog.refresh().catch(() => undefined)
+    if (!catalog.ready) await refreshing
     if (this.closed || this.watches.get(req) !== unwatch) return
     this.send({ type: 'sessions', req, items: catalog.items(), scan: catalog.progress(), roots: catalog.rootsInfo() })
     answered = true

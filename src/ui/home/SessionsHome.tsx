@@ -10,13 +10,29 @@
  * `data-running`, `data-kind`, `data-parent-id`), `[data-testid=sessions-filter]`.
  */
 
-import { memo, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useStore } from 'zustand'
 import type { LiveController } from '../live/live-controller.ts'
 import { formatBytes } from '../app/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { homeGroups, relativeTime, shortProject, type HomeRow } from './home-rows.ts'
+import { homeGroups, relativeTime, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
+
+/** Rows drawn before the rest of a long list, then rows added per task. */
+const FIRST_SCREEN_ROWS = 40
+const ROWS_PER_TASK = 200
+
+/** The groups cut to their first `count` rows in all. */
+function firstRows(groups: readonly HomeGroup[], count: number): HomeGroup[] {
+  const out: HomeGroup[] = []
+  let left = count
+  for (const group of groups) {
+    if (left <= 0) break
+    out.push(group.rows.length <= left ? group : { ...group, rows: group.rows.slice(0, left) })
+    left -= group.rows.length
+  }
+  return out
+}
 
 /** Relative times are redrawn this often ("3 min ago" must not stay "just now"). */
 const CLOCK_MS = 30_000
@@ -38,15 +54,17 @@ function created(ms: number | undefined): string {
 }
 
 interface RowProps {
-  readonly row: HomeRow
+  // The row's parts, not the row: rows are rebuilt on every list change, items only when they changed (memo).
+  readonly item: HomeRow['item']
+  readonly depth: number
+  readonly childCount: number
   readonly now: number
   readonly active: boolean
   onOpen(id: string): void
   onFocusRow(path: string): void
 }
 
-const SessionRow = memo(function SessionRow({ row, now, active, onOpen, onFocusRow }: RowProps) {
-  const { item, depth, childCount } = row
+const SessionRow = memo(function SessionRow({ item, depth, childCount, now, active, onOpen, onFocusRow }: RowProps) {
   const title = item.title ?? null
   const fallback = item.prompt ?? (item.scanned === true ? 'no title' : '…')
   return (
@@ -152,12 +170,24 @@ export function SessionsHome({ controller, signedIn }: { controller: LiveControl
   const listRef = useRef<HTMLDivElement>(null)
   const [activePath, setActivePath] = useState<string | null>(null)
   const items = catalog.items
-  const groups = useMemo(() => (items === null ? [] : homeGroups(items.values(), deferredFilter)), [items, deferredFilter])
-  const rows = useMemo(() => groups.flatMap((g) => g.rows), [groups])
+  const allGroups = useMemo(() => (items === null ? [] : homeGroups(items.values(), deferredFilter)), [items, deferredFilter])
+  // A first screen of rows at once, then the rest a batch per task: a thousand rows take a while to draw, the top of
+  // the list should not wait for the bottom, and the scan's updates (every 200 ms) must not restart the drawing (a
+  // deferred render of the whole list was restarted by each, and starved).
+  const total = useMemo(() => allGroups.reduce((n, g) => n + g.rows.length, 0), [allGroups])
+  const [limit, setLimit] = useState(FIRST_SCREEN_ROWS)
+  useEffect(() => {
+    if (limit >= total) return
+    const timer = setTimeout(() => setLimit((l) => l + ROWS_PER_TASK), 0)
+    return () => clearTimeout(timer)
+  }, [limit, total])
+  const groups = useMemo(() => (limit >= total ? allGroups : firstRows(allGroups, limit)), [allGroups, limit, total])
+  const rows = useMemo(() => allGroups.flatMap((g) => g.rows), [allGroups])
   const count = items?.size ?? 0
   const scan = catalog.scan
   const scanning = items === null || (scan !== null && scan.scanned < scan.total)
   const active = rows.find((r) => r.item.path === activePath) ?? null
+  const open = useCallback((id: string) => controller.open(id), [controller])
 
   useEffect(() => {
     // `/` focuses the filter from anywhere on the page that is not a text field.
@@ -248,10 +278,12 @@ export function SessionsHome({ controller, signedIn }: { controller: LiveControl
                 {group.rows.map((row) => (
                   <SessionRow
                     key={row.item.path}
-                    row={row}
+                    item={row.item}
+                    depth={row.depth}
+                    childCount={row.childCount}
                     now={now}
                     active={row === active || (active === null && row === rows[0])}
-                    onOpen={(id) => controller.open(id)}
+                    onOpen={open}
                     onFocusRow={setActivePath}
                   />
                 ))}

@@ -135,7 +135,11 @@ export class LiveController {
     }, VIEW_UPDATE_MS)
     if (this.served) {
       this.unwatch = this.client.watchSessions({
-        onList: (items, scan, roots) => this.setCatalog(new Map(items.map((i) => [i.path, i])), scan, roots),
+        onList: (items, scan, roots) => {
+          // For the bench: when the list arrived, apart from when it was drawn.
+          if (this.view.getState().catalog.items === null) performance.mark('dsh-lens:sessions-listed')
+          this.setCatalog(new Map(items.map((i) => [i.path, i])), scan, roots)
+        },
         onChange: (items, removed, scan, roots) => {
           const next = new Map(this.view.getState().catalog.items ?? [])
           for (const path of removed) next.delete(path)
