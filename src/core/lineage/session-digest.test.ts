@@ -106,18 +106,25 @@ describe('the session digest', () => {
         type: 'text-chunks',
         seq0: 0,
         time0: 1,
-        data: { turn: 1, step: 1, index: 0, dt: [0, 1, 1], texts: ['a', 'b', 'c'] },
+        data: { turn: 1, step: 1, index: 0, dt: [1, 1], texts: ['a', 'b', 'c'] },
+      }),
+      // Keys in another order: the row is parsed, and counted by its texts.
+      JSON.stringify({
+        seq0: 3,
+        type: 'text-chunks',
+        time0: 2,
+        data: { turn: 1, step: 1, index: 0, dt: [1], texts: ['d', 'e'] },
       }),
       // `seq` before `type`: the peek does not match, the record is parsed.
-      JSON.stringify({ seq: 3, type: 'session/title', time: 4, data: { title: 'Reordered' } }),
+      JSON.stringify({ seq: 5, type: 'session/title', time: 4, data: { title: 'Reordered' } }),
       'not json',
       line({ type: 'step/start', time: 5, data: {} }),
     ])
     expect(digest).toStrictEqual({
       title: 'Reordered',
       prompt: null,
-      eventCount: 4,
-      lastSeq: 3,
+      eventCount: 6,
+      lastSeq: 5,
       turnOpen: false,
       skippedLines: 2,
     })

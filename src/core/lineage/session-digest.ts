@@ -31,6 +31,19 @@ export interface SessionDigest {
 /** `{"type":"<type>","seq":<n>` or `{"type":"<type>","seq0":<n>` at a record's start: the harness's key order. */
 const PEEK = /^\{"type":"([A-Za-z0-9/_-]{1,64})","seq(0?)":(\d{1,15})[,}]/
 
+/**
+ * `,"dt":[…]` in a packed row's line: structural wherever it appears (a `"` inside a string is always escaped), and a
+ * row's `data` is flat, so the first one is `data.dt`. Null when it is not there or holds anything but integers.
+ */
+const DT = /,"dt":\[(-?\d{1,16}(?:,-?\d{1,16})*)?\]/
+
+function membersOf(text: string): number | null {
+  const match = DT.exec(text)
+  if (match === null) return null
+  const gaps = match[1]
+  return gaps === undefined ? 1 : gaps.split(',').length + 1
+}
+
 /** Longest prompt line kept (a list shows one line; the rest is never displayed). */
 const PROMPT_MAX = 200
 
@@ -73,6 +86,13 @@ export class SessionDigestCollector {
       const packed = peek[2] === '0'
       if (!packed && !this.interesting(type)) {
         this.count(Number(peek[3]), 1)
+        return
+      }
+      // A packed row in the harness's key order counts its members from `dt` (one gap between each two members),
+      // the only array of numbers in it: parsing every row's texts would cost most of a big log's scan.
+      const members = packed && isPackedRowTag(type) ? membersOf(text) : null
+      if (members !== null) {
+        this.count(Number(peek[3]) + members - 1, members)
         return
       }
     }
