@@ -108,6 +108,13 @@ export async function runServe(argv: string[]): Promise<void> {
     roots.push(demo.root)
   }
   if (args.paths.length === 0 && !args.demo) roots.push(defaultSessionsRoot())
+  // A path given that is not there is the user's typo: say which. The default home may not exist yet (dsh has not
+  // run): it is served empty, and found once it exists.
+  const missing = args.paths.filter((path) => !existsSync(path))
+  if (missing.length > 0) {
+    process.stderr.write(`dsh-lens serve: no such file or directory: ${missing.join(', ')}\n`)
+    process.exit(2)
+  }
   if (!isLoopbackHost(args.host)) {
     process.stderr.write(
       `dsh-lens serve: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
@@ -123,6 +130,7 @@ export async function runServe(argv: string[]): Promise<void> {
   try {
     server = await startLensServer({
       roots,
+      allowMissingRoots: args.paths.length === 0,
       host: args.host,
       port: args.port,
       distDir,

@@ -156,6 +156,8 @@ export class SessionCatalog {
       if (entry === undefined || entry.identity.size > maxBytes) continue
       await this.scanEntry(entry)
     }
+    // Scans the background started (and took off the queue) are waited for too.
+    for (const entry of this.entries.values()) if (entry.scan !== undefined && entry.identity.size <= maxBytes) await entry.scan
   }
 
   /** The listed path for an id (from the last refresh): the first by path when two logs carry the same id. */
