@@ -122,7 +122,7 @@ async function browserLane(root: string): Promise<string[]> {
     for (let round = 0; round < ROUNDS; round++) {
       // A fresh server each round, its headers read as at `dsh-lens` start-up while the browser opens (the scan for
       // titles has started, not finished).
-      const server = await startLensServer({ roots: [root], distDir: dist })
+      const server = await startLensServer({ roots: [root], distDir: dist, sessionsHome: true })
       await server.sessionsListed()
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
       const page = await context.newPage()

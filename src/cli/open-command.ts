@@ -147,6 +147,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
     server = await startLensServer({
       roots: target.roots,
       allowMissingRoots: target.allowMissing,
+      sessionsHome: true,
       host: args.host,
       port,
       portAttempts: args.port === null ? PORT_ATTEMPTS : 1,

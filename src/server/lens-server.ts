@@ -35,6 +35,11 @@ export interface LensServerOptions {
   readonly allowMissingRoots?: boolean
   /** The sessions list's stat poll while a page watches it (default 1000 ms). */
   readonly catalogPollMs?: number
+  /**
+   * Mark the served index.html (`dsh-lens-served`) so the page opens the sessions home instead of the demo: what
+   * `dsh-lens [open]` serves. Off for `serve`, whose page stays as it was (the Connect flow by `?ws=`).
+   */
+  readonly sessionsHome?: boolean
   readonly host?: string
   readonly port?: number
   /** Ports tried from `port` on when it is taken (default 1: only `port`); `port` 0 always gets a free one. */
@@ -252,7 +257,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       res.end()
       return
     }
-    const served = (html: string): string => servedIndex(html, signedIn(req, policy))
+    const served = options.sessionsHome === true ? (html: string): string => servedIndex(html, signedIn(req, policy)) : undefined
     serveStatic(req, res, distDir, distGuard, csp.header, served).catch(() => {
       if (!res.headersSent) res.writeHead(500)
       res.end()

@@ -25,7 +25,7 @@ beforeAll(async () => {
   dist = await tempRoot()
   await writeFile(await sessionPath(root, 'session-a', false), headerText('session-a') + '\n')
   await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>lens</title></head><body></body></html>')
-  server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, catalogPollMs: 50 })
+  server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, catalogPollMs: 50, sessionsHome: true })
 })
 afterAll(() => server.close())
 
@@ -102,6 +102,10 @@ describe('sign-in', () => {
   })
 
   test('the served page says whether the browser is signed in; the Connect flow URL keeps its token', async () => {
+    // `serve` (no sessions home) leaves its page as it was.
+    const plain = await startLensServer({ roots: [root], distDir: dist, token: TOKEN })
+    expect((await get(plain.port, '/')).body).not.toContain('dsh-lens-served')
+    await plain.close()
     const out = await get(server.port, '/')
     expect(out.status).toBe(200)
     expect(out.body).toContain('<meta name="dsh-lens-served" content="signed-out">')
@@ -116,13 +120,13 @@ describe('sign-in', () => {
     const cookie = `${cookieName(server.port)}=${cookieValue(TOKEN)}`
     const port = server.port
     await server.close()
-    server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, port, catalogPollMs: 50 })
+    server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, port, catalogPollMs: 50, sessionsHome: true })
     expect(await upgradeStatus(server, cookie)).toBe(101)
     await server.close()
     server = await startLensServer({ roots: [root], distDir: dist, port, catalogPollMs: 50 })
     expect(await upgradeStatus(server, cookie)).toBe(401)
     await server.close()
-    server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, catalogPollMs: 50 })
+    server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, catalogPollMs: 50, sessionsHome: true })
   })
 })
 
