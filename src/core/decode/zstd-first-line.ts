@@ -47,18 +47,30 @@ export function zstdFirstLine(bytes: Uint8Array, maxLineBytes = 1024 * 1024): Fi
   if (declared === null) return { ok: false, why: 'the first zstd frame header is incomplete' }
   const window = frameWindowBytes(bytes, declared)
   if (window < 0 || window > PREFIX_WINDOW_MAX) return { ok: false, why: 'the first zstd frame needs too large a window' }
+  // fzstd hands out a block once it knows the block is not the stream's last; told the input is all there is, it
+  // hands out the last one too (and throws where the frame is cut short: then the line is not there yet).
+  const open = read(bytes, false, maxLineBytes)
+  if (open.ok || open.why !== NOT_YET) return open
+  const all = read(bytes, true, maxLineBytes)
+  return all.ok || all.why !== TRUNCATED ? all : open
+}
+
+const NOT_YET = 'no complete header line yet'
+const TRUNCATED = 'truncated'
+
+function read(bytes: Uint8Array, final: boolean, maxLineBytes: number): FirstLine {
   const parts: Uint8Array[] = []
   let size = 0
   let text: string | null = null
   let more = false
   let finished = false
   try {
-    new Decompress((data, final) => {
+    new Decompress((data, last) => {
       const nl = data.indexOf(0x0a)
       if (nl === -1) {
         parts.push(data.slice())
         size += data.length
-        if (final === true) finished = true
+        if (last === true) finished = true
         if (size > maxLineBytes) throw ENOUGH
         return
       }
@@ -75,11 +87,14 @@ export function zstdFirstLine(bytes: Uint8Array, maxLineBytes = 1024 * 1024): Fi
       // block that ends at its newline followed by more blocks of the frame is not seen here.)
       more = nl < data.length - 1
       throw ENOUGH
-    }).push(bytes, false)
+    }).push(bytes, final)
   } catch (error) {
-    if (error !== ENOUGH) return { ok: false, why: `the first zstd frame does not decode (${String(error)})` }
+    if (error !== ENOUGH) {
+      if (final && text === null && !finished) return { ok: false, why: TRUNCATED }
+      return { ok: false, why: `the first zstd frame does not decode (${String(error)})` }
+    }
   }
   if (text !== null) return { ok: true, text, frameHoldsMore: more }
   if (size > maxLineBytes) return { ok: false, why: `the first line is longer than ${maxLineBytes} bytes` }
-  return { ok: false, why: finished ? 'the first zstd frame holds no complete line' : 'no complete header line yet' }
+  return { ok: false, why: finished ? 'the first zstd frame holds no complete line' : NOT_YET }
 }
