@@ -44,7 +44,8 @@ test('picker, live growth with follow, pause and resume, a compaction landing, r
     .click()
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '1')
   await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live')
-  await expect(page).toHaveURL(/[?&]session=session-e2e(&|$)/)
+  // The cursor's #seq follows once the feed has caught up (links to live sessions land too).
+  await expect(page).toHaveURL(/[?&]session=session-e2e(&|#|$)/)
 
   for (let seq = 2; seq < 5; seq++) await appendFile(path, user(seq))
   await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', '4')

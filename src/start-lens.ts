@@ -6,12 +6,19 @@
 
 import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
+import { pageSource, servedMarker } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
 import { themeChartColors } from './ui/panes/context-chart/theme-colors.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
 export const store = createLensStore(createWorkerClient())
-openInitialSource(store, window.location.search)
+/** What this page opens (read once: later navigation within the page is the controllers' business). */
+export const source = pageSource(window.location.search, servedMarker(document))
+openInitialSource(store, source)
+if (source.kind === 'file-link') {
+  const { name, size, sha256 } = source
+  store.getState().expectFile({ name, size, sha256, hash: window.location.hash })
+}
 
 const theme = initialTheme()
 document.documentElement.dataset['theme'] = theme

@@ -3,7 +3,7 @@
  * (tsx transpiles at every start). CommonJS bundles in dist-cli/:
  * - dsh-lens.cjs, the launcher (src/cli/launch.ts) the bin runs: it starts the next one through V8's code cache;
  * - dsh-lens-main.cjs, the CLI itself (src/cli/main.ts), with dsh-lens-main.cjs.v8-cache beside it;
- * - dsh-lens-serve.cjs and dsh-lens-generate.cjs, the commands few runs use (below).
+ * - dsh-lens-open.cjs, dsh-lens-serve.cjs and dsh-lens-generate.cjs, the commands a fold never needs (below).
  *
  * CommonJS because only a classic script can be given a code cache in Node 20 (vm.Script's cachedData; there is
  * no cache for ES modules before Node 22). The commands most runs never use (serve, generate-demo) stay in the
@@ -35,13 +35,14 @@ const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
  * common commands (less than half the whole), which is what every start reads from disk and hands to V8.
  */
 const ON_DEMAND: Record<string, string> = {
+  './open-command.ts': 'dsh-lens-open',
   '../server/serve-command.ts': 'dsh-lens-serve',
   '../generate/index.ts': 'dsh-lens-generate',
 }
 const onDemand: Plugin = {
   name: 'lens-on-demand-commands',
   setup(on) {
-    on.onResolve({ filter: /^\.\.\// }, (args) => {
+    on.onResolve({ filter: /^\.\.?\// }, (args) => {
       const chunk = ON_DEMAND[args.path]
       if (args.kind !== 'dynamic-import' || chunk === undefined || !args.importer.endsWith('src/cli/main.ts')) return
       return { path: `./${chunk}.cjs`, external: true }
@@ -55,6 +56,7 @@ await build({
   entryPoints: {
     'dsh-lens': 'src/cli/launch.ts',
     'dsh-lens-main': 'src/cli/main.ts',
+    'dsh-lens-open': 'src/cli/open-command.ts',
     'dsh-lens-serve': 'src/server/serve-command.ts',
     'dsh-lens-generate': 'src/generate/index.ts',
   },

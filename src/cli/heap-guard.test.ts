@@ -21,7 +21,7 @@ const size = Buffer.byteLength(jsonl)
 test('a plain file too large for the heap is refused before it is read, in one line', async () => {
   const error = await readLog(plainPath, { heap: { heapLimitBytes: size, heapUsedBytes: () => 0 } }).catch((e: unknown) => e)
   expect(error).toBeInstanceOf(LogTooLargeError)
-  // main() prints an UnreadableLogError as `lens: <message>` and exits 2.
+  // main() prints an UnreadableLogError as `dsh-lens: <message>` and exits 2.
   expect(error).toBeInstanceOf(UnreadableLogError)
   const message = (error as Error).message
   expect(message).not.toContain('\n')

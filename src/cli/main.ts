@@ -1,5 +1,5 @@
 /**
- * `npm run --silent lens -- <command>`: the command-line front end to the core.
+ * `dsh-lens <command>` (or `npm run --silent lens -- <command>` from the sources): the command-line front end.
  * Exit codes: 0 accepted and clean, 1 rejected by the harness or has defects,
  * 2 the file cannot be read, is no session log at all (an image, an archive), or the command line is wrong.
  */
@@ -12,17 +12,20 @@ import { writeJsonLine } from './json-stream.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const USAGE = `usage:
-  lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
-  lens fold FILE --json [--at SEQ]  the strict fold as one JSON object (contract in README)
-  lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
-                                    companion server: the viewer plus live tailing over WebSocket
-  lens generate-demo OUT            write the bundled demo session (JSONL) and its subagent logs beside it
-  lens slice FILE --to SEQ          the log prefix through SEQ as a plain session.jsonl on standard output
-  lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]
-                                    full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
-  lens request FILE --step T.S --json | --list --json
-                                    the request the harness built for a step and its diff with the previous step; or every step
-FILE is a .jsonl, a .jsonl.zstd, or - for standard input.`
+  dsh-lens [open] [PATH | SESSION-ID] [--port N] [--no-open]
+                                         serve your dsh sessions ($DSH_HOME/sessions or ~/.dsh/sessions), or the
+                                         file, directory or session named, and open them in the browser
+  dsh-lens check FILE                    human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable
+  dsh-lens fold FILE --json [--at SEQ]   the strict fold as one JSON object
+  dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
+                                         companion server for the Connect flow: the viewer plus live tailing over WebSocket
+  dsh-lens generate-demo OUT             write the bundled demo session (JSONL) and its subagent logs beside it
+  dsh-lens slice FILE --to SEQ           the log prefix through SEQ as a plain session.jsonl on standard output
+  dsh-lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]
+                                         full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
+  dsh-lens request FILE --step T.S --json | --list --json
+                                         the request the harness built for a step and its diff with the previous step; or every step
+FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
 
@@ -74,6 +77,10 @@ async function main(argv: string[]): Promise<number> {
         throw error instanceof SearchUsageError ? new UsageError(error.message) : error
       }
     }
+    case 'open': {
+      const { runOpen } = await import('./open-command.ts')
+      return runOpen(rest)
+    }
     case 'serve': {
       const { runServe } = await import('../server/serve-command.ts')
       await runServe(rest)
@@ -91,13 +98,17 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0
     }
-    case undefined:
     case '--help':
+    case '-h':
     case 'help':
       process.stdout.write(USAGE + '\n')
-      return command === undefined ? 2 : 0
-    default:
-      throw new UsageError(`unknown command "${command}"`)
+      return 0
+    default: {
+      // No command, or flags only: `dsh-lens` is `dsh-lens open`.
+      if (command !== undefined && !command.startsWith('-')) throw new UsageError(`unknown command "${command}"`)
+      const { runOpen } = await import('./open-command.ts')
+      return runOpen(argv)
+    }
   }
 }
 
@@ -107,11 +118,13 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`lens: ${error.message}\n${USAGE}\n`)
+      process.stderr.write(`dsh-lens: ${error.message}\n${USAGE}\n`)
     } else if (error instanceof UnreadableLogError) {
-      process.stderr.write(`lens: ${error.message}\n`)
+      process.stderr.write(`dsh-lens: ${error.message}\n`)
     } else {
-      process.stderr.write(`lens: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      process.stderr.write(
+        `dsh-lens: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      )
     }
     process.exitCode = 2
   },

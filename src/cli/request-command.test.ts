@@ -54,7 +54,7 @@ describe.runIf(fixturesAvailable())('lens request', () => {
       expect(result.code).toBe(2)
       expect(result.stdout).toBe('')
       expect(result.stderr.trim().split('\n')).toHaveLength(1)
-      expect(result.stderr).toMatch(/^lens: /)
+      expect(result.stderr).toMatch(/^dsh-lens: /)
     }
   })
 })

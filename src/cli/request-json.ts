@@ -18,7 +18,7 @@ export function parseStepRef(text: string | undefined): { turn: number; step: nu
 
 /** One line on standard error and exit 2: the contract for a bad or unknown step. */
 function fail(reason: string): number {
-  process.stderr.write(`lens: ${reason}\n`)
+  process.stderr.write(`dsh-lens: ${reason}\n`)
   return 2
 }
 

@@ -82,7 +82,7 @@ export async function runSearch(args: readonly string[]): Promise<number> {
   // Judge the query before reading a large file.
   const compiled = compileMatcher(query, regex)
   if (!compiled.ok) {
-    process.stderr.write(`lens: bad query: ${compiled.error}\n`)
+    process.stderr.write(`dsh-lens: bad query: ${compiled.error}\n`)
     return 2
   }
   const log = await readLog(file)

@@ -41,7 +41,7 @@ export async function runSlice(args: readonly string[], out: Writable = process.
   const index = indexOfSeq(log, seq)
   if (index < 0) {
     process.stderr.write(
-      `lens: ${file} has no event with seq ${seq} (its ${log.length} events end at seq ${String(log.seqOf(log.length - 1))})\n`,
+      `dsh-lens: ${file} has no event with seq ${seq} (its ${log.length} events end at seq ${String(log.seqOf(log.length - 1))})\n`,
     )
     return 2
   }
@@ -49,7 +49,7 @@ export async function runSlice(args: readonly string[], out: Writable = process.
   try {
     prefix = logPrefix(log, index)
   } catch (error) {
-    process.stderr.write(`lens: cannot slice ${file}: ${(error as Error).message}\n`)
+    process.stderr.write(`dsh-lens: cannot slice ${file}: ${(error as Error).message}\n`)
     return 2
   }
   await writeParts(out, prefix.parts)

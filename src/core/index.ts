@@ -20,6 +20,7 @@ export { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompress
 export { notALog, notALogDecided, notALogMessage, NOT_A_LOG_SNIFF_BYTES, ZIP_ARCHIVE } from './decode/not-a-log.ts'
 export { loadContentChecksum } from './decode/xxh64.ts'
 export { libzstdFrameDecompressor } from './decode/zstd-wasm.ts'
+export { zstdFirstLine, type FirstLine } from './decode/zstd-first-line.ts'
 export { validatePackedRow, expandPackedRow, expandPackedMember, packedRowSize, isPackedRowTag } from './decode/packed-rows.ts'
 export { judgeHeaderLine } from './decode/session-header.ts'
 export { cutPackedRow } from './decode/packed-row-cut.ts'

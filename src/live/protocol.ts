@@ -23,6 +23,9 @@ export interface ResumeEntry {
 export type ClientMessage =
   | { readonly type: 'hello'; readonly protocol: number; readonly client?: string; readonly resume?: readonly ResumeEntry[] }
   | { readonly type: 'list'; readonly req: string }
+  /** Keep the list: `sessions` now (headers, and digests scanned so far), then `sessions-changed` as things change. */
+  | { readonly type: 'watch-sessions'; readonly req: string }
+  | { readonly type: 'unwatch-sessions'; readonly req: string }
   | {
       readonly type: 'subscribe'
       readonly sub: string
@@ -55,6 +58,32 @@ export interface SessionListItem {
   readonly lastSeq: number | null
   /** Why the header could not be read or judged, if so. */
   readonly headerError?: string
+  /** A defect the log is still read past (the core's text), e.g. a one-frame zstd log the harness would refuse. */
+  readonly warning?: string
+  /** From the header: `subagent` (origin), `fork` (parentSession without origin), `root`. */
+  readonly kind?: 'root' | 'subagent' | 'fork'
+  /** Whether the log has been scanned for the fields below (a list answers from headers first). */
+  readonly scanned?: boolean
+  /** The latest `session/title` event's `data.title`; absent when the log has none (or is not scanned yet). */
+  readonly title?: string
+  /** The first line of the user's first prompt: what a list shows when there is no title. */
+  readonly prompt?: string
+  /** Events in the log, once scanned. */
+  readonly eventCount?: number
+  /** The last turn is open and the log changed in the last minute. */
+  readonly running?: boolean
+}
+
+/** A served path and whether it exists (the dsh home before dsh's first run does not). */
+export interface CatalogRoot {
+  readonly path: string
+  readonly exists: boolean
+}
+
+/** How far the background scan of the listed logs is: `scanned` of `total` have current digests. */
+export interface ScanProgress {
+  readonly scanned: number
+  readonly total: number
 }
 
 export type ResetReason = 'truncated' | 'replaced' | 'epoch-mismatch' | 'ahead-of-file' | 'recovered'
@@ -84,7 +113,23 @@ export type ServerMessage =
       readonly maxBatchEvents: number
       readonly maxBatchBytes: number
     }
-  | { readonly type: 'sessions'; readonly req: string; readonly items: readonly SessionListItem[] }
+  | {
+      readonly type: 'sessions'
+      readonly req: string
+      readonly items: readonly SessionListItem[]
+      /** Sent in answer to `watch-sessions` (and to `list`): the scan's progress and the served paths. */
+      readonly scan?: ScanProgress
+      readonly roots?: readonly CatalogRoot[]
+    }
+  /** What changed since the last `sessions` / `sessions-changed` for a `watch-sessions`: rows to upsert, paths gone. */
+  | {
+      readonly type: 'sessions-changed'
+      readonly req: string
+      readonly items: readonly SessionListItem[]
+      readonly removed: readonly string[]
+      readonly scan: ScanProgress
+      readonly roots: readonly CatalogRoot[]
+    }
   | {
       readonly type: 'snapshot'
       readonly sub: string

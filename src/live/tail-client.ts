@@ -13,7 +13,9 @@ import {
   TOKEN_SUBPROTOCOL_PREFIX,
   type ClientMessage,
   type ErrorCode,
+  type CatalogRoot,
   type ResetReason,
+  type ScanProgress,
   type ServerMessage,
   type SessionListItem,
   type SourceRef,
@@ -83,6 +85,14 @@ export interface TailClientOptions {
   onError?(error: StreamError & { sub?: string }): void
 }
 
+/** The sessions list as a watcher keeps it: the whole list on every (re)connect, then what changed. */
+export interface SessionsWatchHandlers {
+  /** The whole list (after each connect): replace whatever is held. */
+  onList(items: readonly SessionListItem[], scan: ScanProgress | null, roots: readonly CatalogRoot[]): void
+  /** Rows to upsert (by path) and paths that are gone. */
+  onChange(items: readonly SessionListItem[], removed: readonly string[], scan: ScanProgress, roots: readonly CatalogRoot[]): void
+}
+
 export interface LiveSubscription {
   readonly sub: string
   readonly lastSeq: number
@@ -98,6 +108,8 @@ interface SubState {
   lastSeq: number
   /** Waiting for a snapshot: appends are ignored until one arrives. */
   syncing: boolean
+  /** Caught up once (a `live` came): appends after it are the log growing, what events/s counts. */
+  caughtUp: boolean
 }
 
 const OPEN = 1
@@ -115,6 +127,7 @@ export class TailClient {
   private welcomed = false
   private reqCounter = 0
   private readonly lists = new Map<string, { resolve(items: readonly SessionListItem[]): void; reject(e: Error): void }>()
+  private readonly watches = new Map<string, SessionsWatchHandlers>()
   // Events/s over a sliding window of one-second buckets.
   private readonly rate: Array<{ t: number; n: number }> = []
 
@@ -126,7 +139,7 @@ export class TailClient {
     return this.statusValue
   }
 
-  /** Events applied per second over the last 5 s. */
+  /** Events the log grew by per second over the last 5 s: a (re)sync's catch-up is reading, not growth, and not counted. */
   get eventsPerSecond(): number {
     const now = Date.now()
     while (this.rate.length > 0 && (this.rate[0] as { t: number }).t < now - 5000) this.rate.shift()
@@ -159,11 +172,21 @@ export class TailClient {
     })
   }
 
+  /** Keep the sessions list current (`watch-sessions`), across reconnects. Returns the stop function. */
+  watchSessions(handlers: SessionsWatchHandlers): () => void {
+    const req = `w${++this.reqCounter}`
+    this.watches.set(req, handlers)
+    if (this.welcomed) this.send({ type: 'watch-sessions', req })
+    return () => {
+      if (this.watches.delete(req) && this.welcomed) this.send({ type: 'unwatch-sessions', req })
+    }
+  }
+
   subscribe(sub: string, source: SourceRef, handlers: SubscriptionHandlers): LiveSubscription {
     if (this.subs.has(sub)) this.unsubscribeNow(sub)
     const problem = sourceRefProblem(source)
     if (problem !== null) return this.refuse(sub, problem, handlers)
-    const state: SubState = { sub, source, handlers, epoch: null, lastSeq: -1, syncing: true }
+    const state: SubState = { sub, source, handlers, epoch: null, lastSeq: -1, syncing: true, caughtUp: false }
     this.subs.set(sub, state)
     if (this.welcomed) this.sendSubscribe(state)
     return {
@@ -297,14 +320,20 @@ export class TailClient {
         this.setStatus('connected')
         for (const s of this.subs.values()) if (s.epoch === null) this.sendSubscribe(s)
         for (const req of this.lists.keys()) this.send({ type: 'list', req })
+        for (const req of this.watches.keys()) this.send({ type: 'watch-sessions', req })
         return
       }
       case 'sessions': {
+        const watch = this.watches.get(message.req)
+        if (watch !== undefined) return watch.onList(message.items, message.scan ?? null, message.roots ?? [])
         const pending = this.lists.get(message.req)
         this.lists.delete(message.req)
         pending?.resolve(message.items)
         return
       }
+      case 'sessions-changed':
+        this.watches.get(message.req)?.onChange(message.items, message.removed, message.scan, message.roots)
+        return
       case 'snapshot':
         return this.onSnapshot(message)
       case 'append':
@@ -312,6 +341,7 @@ export class TailClient {
       case 'live': {
         const s = this.subs.get(message.sub)
         if (s === undefined || s.syncing) return
+        s.caughtUp = true
         this.setStatus('live')
         s.handlers.onLive?.(message.lastSeq)
         return
@@ -381,6 +411,8 @@ export class TailClient {
     s.epoch = message.epoch
     s.lastSeq = message.fromSeq - 1
     s.syncing = false
+    // A full snapshot is read from the start again: not growth until the next `live`.
+    if (message.mode === 'full') s.caughtUp = false
     s.handlers.onSnapshot({
       epoch: message.epoch,
       sessionId: message.sessionId,
@@ -406,6 +438,7 @@ export class TailClient {
     // Ack after the handler ran: credit means "applied", which is what bounds the client's own memory. Not when the
     // handler unsubscribed (the server would answer an ack for an unknown sub with an error).
     if (this.subs.get(s.sub) === s) this.send({ type: 'ack', sub: s.sub, seq: message.toSeq })
+    if (!s.caughtUp) return
     const now = Date.now()
     const bucket = this.rate[this.rate.length - 1]
     const n = message.toSeq - message.fromSeq + 1

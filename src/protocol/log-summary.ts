@@ -64,6 +64,8 @@ export interface LogSummary {
   readonly cancelled: boolean
   /** Set when the worker's decoded-bytes budget stopped the load (the events shown are the whole prefix before it). */
   readonly sizeBudget: SizeBudgetCut | null
+  /** A dropped or picked file's SHA-256 (64 hex digits), in the final summary once the whole file was read. */
+  readonly sourceSha256: string | null
 }
 
 /**

@@ -14,6 +14,7 @@ import { WebSocket } from 'ws'
 import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX, type ServerMessage } from '../live/protocol.ts'
 import { ATTACKS, TABLE_END, TABLE_START, renderAttackTable, type Answer } from './attack-table.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
+import { cookieName, cookieValue } from './request-trust.ts'
 import { headerText, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
 
 /** What was observed, in the table's terms; `says` is the message text the answer carried. */
@@ -167,6 +168,20 @@ describe('who may connect', () => {
       'token-wrong',
       await upgrade(server, server.streamUrl, { protocols: [PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX + 'bad'] }),
     )
+    const name = cookieName(server.port)
+    const cookie = (value: string) => ({ headers: { Cookie: `${name}=${value}` } })
+    expectAnswer(
+      'cookie-expired',
+      await upgrade(server, server.streamUrl, cookie(cookieValue(server.token, Date.now() - 8 * 86_400_000))),
+    )
+    const [expires, mac] = cookieValue(server.token).split('.') as [string, string]
+    for (const value of [
+      cookieValue('another-run-token-0123456789'),
+      `${Number(expires) + 60_000}.${mac}`,
+      `1.${'A'.repeat(43)}`,
+    ])
+      expectAnswer('cookie-forged', await upgrade(server, server.streamUrl, cookie(value)))
+    expectAnswer('page-token-wrong', await httpGet('/?token=nope'))
     for (const origin of [
       'http://evil.example',
       `http://127.0.0.1:${server.port + 1}`,

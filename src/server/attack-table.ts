@@ -30,6 +30,21 @@ export const ATTACKS: readonly Attack[] = [
     answer: { kind: 'http', status: 401, says: 'wrong token' },
   },
   {
+    id: 'cookie-expired',
+    attempt: 'WebSocket upgrade with a sign-in cookie past its expiry (7 days)',
+    answer: { kind: 'http', status: 401, says: 'sign-in expired' },
+  },
+  {
+    id: 'cookie-forged',
+    attempt: "a sign-in cookie whose HMAC is not this token's (another server run, a changed expiry, made up)",
+    answer: { kind: 'http', status: 401, says: 'sign-in from another server run' },
+  },
+  {
+    id: 'page-token-wrong',
+    attempt: 'the page URL with a wrong `?token=` (no cookie is set)',
+    answer: { kind: 'http', status: 401, says: 'wrong token' },
+  },
+  {
     id: 'origin-foreign',
     attempt: 'a foreign `Origin` (another site, another port, `null`)',
     answer: { kind: 'http', status: 403, says: 'refused' },

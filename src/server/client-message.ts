@@ -72,9 +72,11 @@ export function parseClientMessage(text: string): Parsed {
       }
     }
     case 'list':
+    case 'watch-sessions':
+    case 'unwatch-sessions':
       return typeof v['req'] === 'string' && v['req'].length <= 64
-        ? { ok: true, message: { type: 'list', req: v['req'] } }
-        : fail('list.req must be a string (<= 64 chars)')
+        ? { ok: true, message: { type: v['type'], req: v['req'] } }
+        : fail(`${v['type']}.req must be a string (<= 64 chars)`)
     case 'subscribe': {
       if (typeof v['sub'] !== 'string' || !SUB_ID.test(v['sub'])) return fail('subscribe.sub must match [A-Za-z0-9._:-]{1,64}')
       const src = source(v['source'])

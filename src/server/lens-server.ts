@@ -12,7 +12,16 @@ import { loadContentChecksum } from '../core/index.ts'
 import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
 import { PathGuard } from './path-guard.ts'
-import { checkHost, checkStreamUpgrade, newToken, selectProtocol, type TrustPolicy } from './request-trust.ts'
+import {
+  checkHost,
+  checkStreamUpgrade,
+  isToken,
+  newToken,
+  selectProtocol,
+  signInCookie,
+  signedIn,
+  type TrustPolicy,
+} from './request-trust.ts'
 import { SessionCatalog } from './session-catalog.ts'
 import { serveStatic } from './static-files.ts'
 import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream-connection.ts'
@@ -22,8 +31,19 @@ import { TailRegistry } from './tail-registry.ts'
 export interface LensServerOptions {
   /** Session files, session directories or sessions roots to serve (read-only). */
   readonly roots: readonly string[]
+  /** A root that does not exist yet (the dsh home before dsh's first run) is served empty instead of refused. */
+  readonly allowMissingRoots?: boolean
+  /** The sessions list's stat poll while a page watches it (default 1000 ms). */
+  readonly catalogPollMs?: number
+  /**
+   * Mark the served index.html (`dsh-lens-served`) so the page opens the sessions home instead of the demo: what
+   * `dsh-lens [open]` serves. Off for `serve`, whose page stays as it was (the Connect flow by `?ws=`).
+   */
+  readonly sessionsHome?: boolean
   readonly host?: string
   readonly port?: number
+  /** Ports tried from `port` on when it is taken (default 1: only `port`); `port` 0 always gets a free one. */
+  readonly portAttempts?: number
   /** Built viewer directory; missing is allowed (then only the stream works). */
   readonly distDir?: string
   readonly token?: string
@@ -61,13 +81,17 @@ export interface LensServer {
   /** `http://host:port` (the server's own origin). */
   readonly origin: string
   readonly streamUrl: string
-  /** The URL to open in a browser, token included. */
+  /** The URL to open in a browser, token included (the Connect flow's `?ws=…&token=…`). */
   readonly viewerUrl: string
+  /** The sessions home's URL with the token, used once to sign the browser in (`?session=` opens one session). */
+  signInUrl(sessionId?: string): string
   connections(): ConnectionStats[]
   /** Recent refusals and cut-offs, oldest first. */
   incidents(): readonly Incident[]
   /** The files being followed right now (diagnostics, tests). */
   tails(): readonly SessionTail[]
+  /** Resolves once the sessions list's first refresh (headers, at start-up) is done (the bench, tests). */
+  sessionsListed(): Promise<void>
   close(): Promise<void>
 }
 
@@ -91,6 +115,35 @@ function extraHostsFor(host: string): string[] {
   return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))
 }
 
+/**
+ * The built index.html marked as served by this server: the page then opens the sessions home (or `?session=`)
+ * instead of the demo, and knows whether the browser is signed in (the cookie itself is HttpOnly: no script sees it).
+ */
+export function servedIndex(html: string, isSignedIn: boolean): string {
+  const meta = `<meta name="dsh-lens-served" content="${isSignedIn ? 'signed-in' : 'signed-out'}">`
+  if (/<head>/i.test(html)) return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`)
+  return html.replace(/^(<!doctype html>)?/i, (doctype) => `${doctype}${meta}`)
+}
+
+/** Listen on `port`, or the next free one of `attempts` ports from it when it is taken (EADDRINUSE only). */
+async function listenWithFallback(server: Server, host: string, port: number, attempts: number): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port === 0 ? 0 : port + i, host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+      return
+    } catch (error) {
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      if (!taken || port === 0 || i + 1 >= attempts || port + i + 1 > 65535) throw error
+    }
+  }
+}
+
 function formatHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host
 }
@@ -99,7 +152,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   const host = options.host ?? '127.0.0.1'
   const token = options.token ?? newToken()
   const checksum = await loadContentChecksum()
-  const guard = await PathGuard.create(options.roots)
+  const guard = await PathGuard.create(options.roots, { allowMissing: options.allowMissingRoots === true })
   let distGuard: PathGuard | undefined
   try {
     distGuard = options.distDir === undefined ? undefined : await PathGuard.create([options.distDir])
@@ -113,7 +166,14 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     ringBytes: options.ringBytes ?? 8 * 1024 * 1024,
     readChunkBytes: 1024 * 1024,
   })
-  const catalog = new SessionCatalog(guard, checksum)
+  const catalog = new SessionCatalog(guard, checksum, {
+    ...(options.catalogPollMs === undefined ? {} : { pollMs: options.catalogPollMs }),
+  })
+  // Read the headers and start the scan now, while the browser starts: the page's first list is then answered at once.
+  const listed = catalog.refresh().then(
+    () => catalog.prescan(),
+    () => undefined,
+  )
   const connections = new Set<StreamConnection>()
   const policy: { -readonly [K in keyof TrustPolicy]: TrustPolicy[K] } = {
     token,
@@ -166,12 +226,39 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       res.end(verdict.message + '\n')
       return
     }
-    if (new URL(req.url ?? '/', 'http://localhost').pathname === STREAM_PATH) {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (url.pathname === STREAM_PATH) {
       res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' })
       res.end(`${STREAM_PATH} is a WebSocket endpoint\n`)
       return
     }
-    serveStatic(req, res, distDir, distGuard, csp.header).catch(() => {
+    // The printed URL's one use of the token: sign the browser in and send it to the same page without the token.
+    // (`?ws=…&token=…`, the Connect flow's URL, keeps its token in the page as before.)
+    const presented = url.searchParams.get('token')
+    if (
+      url.pathname === '/' &&
+      presented !== null &&
+      !url.searchParams.has('ws') &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      if (!isToken(presented, policy)) {
+        note(req.socket.remoteAddress ?? 'unknown', 'refused 401: wrong token in the page URL')
+        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+        res.end('wrong token: open the URL dsh-lens printed\n')
+        return
+      }
+      url.searchParams.delete('token')
+      res.writeHead(303, {
+        location: `/${url.search}`,
+        'set-cookie': signInCookie(policy.port, token),
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+      })
+      res.end()
+      return
+    }
+    const served = options.sessionsHome === true ? (html: string): string => servedIndex(html, signedIn(req, policy)) : undefined
+    serveStatic(req, res, distDir, distGuard, csp.header, served).catch(() => {
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
@@ -210,13 +297,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     })
   })
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
+  await listenWithFallback(server, host, options.port ?? 0, options.portAttempts ?? 1)
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : 0
   policy.port = port
@@ -233,15 +314,19 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     origin,
     streamUrl,
     viewerUrl,
+    signInUrl: (sessionId) =>
+      `${origin}/?${sessionId === undefined ? '' : `session=${encodeURIComponent(sessionId)}&`}token=${token}`,
     connections: () => [...connections].map((c) => c.stats()),
     incidents: () => [...incidents],
     tails: () => registry.list(),
+    sessionsListed: () => listed,
     async close() {
       for (const c of connections) c.terminate()
       connections.clear()
       wss.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      catalog.close()
       await registry.closeAll()
     },
   }

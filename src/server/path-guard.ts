@@ -4,7 +4,7 @@
  */
 
 import { realpath, stat } from 'node:fs/promises'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 
 /** Whether real path `child` is `root` itself or below it. */
 export function isWithin(root: string, child: string): boolean {
@@ -15,10 +15,17 @@ export function isWithin(root: string, child: string): boolean {
 export class PathGuard {
   private constructor(private readonly realRoots: readonly string[]) {}
 
-  /** Resolve the given roots once; a root that does not exist is an error the user must see. */
-  static async create(roots: readonly string[]): Promise<PathGuard> {
+  /**
+   * Resolve the given roots once; a root that does not exist is an error the user must see, unless `allowMissing`
+   * (the dsh home before dsh's first run): then it is fenced at the real path it will have once created (its nearest
+   * existing ancestor resolved, the rest appended), and files appear in it as soon as they exist.
+   */
+  static async create(roots: readonly string[], options: { readonly allowMissing?: boolean } = {}): Promise<PathGuard> {
     const real: string[] = []
-    for (const root of roots) real.push(await realpath(resolve(root)))
+    for (const root of roots) {
+      const absolute = resolve(root)
+      real.push(options.allowMissing === true ? await realpathOfMissing(absolute) : await realpath(absolute))
+    }
     return new PathGuard(real)
   }
 
@@ -41,5 +48,15 @@ export class PathGuard {
     }
     if (real.endsWith('.tmp')) return undefined
     return this.realRoots.some((root) => isWithin(root, real)) ? real : undefined
+  }
+}
+
+/** The real path `path` has, or will have once created: its nearest existing ancestor resolved, the rest kept. */
+async function realpathOfMissing(path: string): Promise<string> {
+  try {
+    return await realpath(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(path) === path) throw error
+    return join(await realpathOfMissing(dirname(path)), basename(path))
   }
 }

@@ -4,7 +4,7 @@
  * connection, compared in constant time.
  */
 
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from '../live/protocol.ts'
 
@@ -73,6 +73,61 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb)
 }
 
+/**
+ * The sign-in cookie (Jupyter's pattern): the URL the CLI prints carries the token once; the server answers it with
+ * this cookie and a redirect to the same URL without the token, so the page's address, its history and every link
+ * copied from it carry none. The cookie is HttpOnly (no script reads it), SameSite=Strict (no other site's page
+ * sends it), named after the port (cookies ignore ports: two servers must not overwrite each other's) and holds an
+ * expiry and an HMAC of it keyed by the token, never the token itself: a server restarted with the same token
+ * (DSH_LENS_TOKEN) accepts it, one with a fresh token does not.
+ */
+export const COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60
+
+export function cookieName(port: number): string {
+  return `dsh-lens-${port}`
+}
+
+function cookieMac(token: string, expiresMs: number): string {
+  return createHmac('sha256', token).update(`dsh-lens-cookie:${expiresMs}`).digest('base64url')
+}
+
+/** The cookie's value: `<expires ms>.<HMAC>`. */
+export function cookieValue(token: string, now = Date.now(), maxAgeS = COOKIE_MAX_AGE_S): string {
+  const expiresMs = now + maxAgeS * 1000
+  return `${expiresMs}.${cookieMac(token, expiresMs)}`
+}
+
+/** The `Set-Cookie` header for a browser that presented the right token. */
+export function signInCookie(port: number, token: string, now = Date.now()): string {
+  return `${cookieName(port)}=${cookieValue(token, now)}; Max-Age=${COOKIE_MAX_AGE_S}; Path=/; HttpOnly; SameSite=Strict`
+}
+
+export type CookieVerdict = 'valid' | 'missing' | 'expired' | 'wrong'
+
+export function checkCookieValue(value: string | undefined, token: string, now = Date.now()): CookieVerdict {
+  if (value === undefined || value === '') return 'missing'
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(value)
+  if (match === null) return 'wrong'
+  const expiresMs = Number(match[1])
+  if (!sameSecret(match[2] as string, cookieMac(token, expiresMs))) return 'wrong'
+  return expiresMs > now ? 'valid' : 'expired'
+}
+
+/** This server's cookie from the request's `Cookie` header, if any. */
+export function presentedCookie(req: IncomingMessage, port: number): string | undefined {
+  const name = cookieName(port)
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=')
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim()
+  }
+  return undefined
+}
+
+/** Whether the request carries a valid sign-in cookie of this server. */
+export function signedIn(req: IncomingMessage, policy: TrustPolicy, now = Date.now()): boolean {
+  return checkCookieValue(presentedCookie(req, policy.port), policy.token, now) === 'valid'
+}
+
 /** The token from `?token=` or an offered `dsh-viewer.token.<token>` subprotocol. */
 export function presentedToken(req: IncomingMessage): string | undefined {
   const url = new URL(req.url ?? '/', 'http://localhost')
@@ -83,10 +138,22 @@ export function presentedToken(req: IncomingMessage): string | undefined {
   return carrier?.slice(TOKEN_SUBPROTOCOL_PREFIX.length)
 }
 
-export function checkToken(req: IncomingMessage, policy: TrustPolicy): Verdict {
+/** Whether `presented` is this server's token (constant time). */
+export function isToken(presented: string, policy: TrustPolicy): boolean {
+  return sameSecret(presented, policy.token)
+}
+
+/** The token (query or subprotocol), else the sign-in cookie. */
+export function checkToken(req: IncomingMessage, policy: TrustPolicy, now = Date.now()): Verdict {
   const token = presentedToken(req)
-  if (token === undefined || token === '')
+  if (token === undefined || token === '') {
+    const cookie = checkCookieValue(presentedCookie(req, policy.port), policy.token, now)
+    if (cookie === 'valid') return OK
+    if (cookie === 'expired') return { ok: false, status: 401, message: 'sign-in expired: open the URL dsh-lens printed again' }
+    if (cookie === 'wrong')
+      return { ok: false, status: 401, message: 'sign-in from another server run: open the URL dsh-lens printed' }
     return { ok: false, status: 401, message: 'missing token: open the URL the server printed' }
+  }
   if (!sameSecret(token, policy.token)) return { ok: false, status: 401, message: 'wrong token: open the URL the server printed' }
   return OK
 }

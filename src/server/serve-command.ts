@@ -1,4 +1,4 @@
-/** `lens serve [PATH ...] [--port N] [--host ADDR] [--demo]`: flag parsing, startup banner, and shutdown on SIGINT/SIGTERM. */
+/** `dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo]`: flag parsing, startup banner, and shutdown on SIGINT/SIGTERM. */
 
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
@@ -12,13 +12,13 @@ import { isLoopbackHost } from './request-trust.ts'
  * The built viewer beside this code: `dist/` of the checkout, seen from src/server/ (run through tsx) or
  * from dist-cli/ (the bundled CLI). The first that holds an index.html wins.
  */
-function defaultDistDir(): string {
+export function defaultDistDir(): string {
   const candidates = ['../../dist', '../dist'].map((relative) => fileURLToPath(new URL(relative, import.meta.url)))
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string)
 }
 
-export const SERVE_USAGE = `usage: lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--allow-origin ORIGIN] [--dist DIR]
-  PATH            a session file, a session directory, or a sessions root (default: $DSH_HOME/sessions or ~/.dsh/sessions)
+export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--allow-origin ORIGIN] [--dist DIR]
+  PATH            a session file, a session, project or sessions directory (default: $DSH_HOME/sessions or ~/.dsh/sessions)
   --port N        port to listen on (default 0: pick a free one)
   --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
   --demo          also serve a generated session that grows live (written to a private temp directory)
@@ -98,7 +98,7 @@ export async function runServe(argv: string[]): Promise<void> {
     args = parseServeArgs(argv)
   } catch (error) {
     if (!(error instanceof ServeUsageError)) throw error
-    process.stderr.write(`lens serve: ${error.message}\n${SERVE_USAGE}\n`)
+    process.stderr.write(`dsh-lens serve: ${error.message}\n${SERVE_USAGE}\n`)
     process.exit(2)
   }
   let demo: DemoWriter | undefined
@@ -108,34 +108,46 @@ export async function runServe(argv: string[]): Promise<void> {
     roots.push(demo.root)
   }
   if (args.paths.length === 0 && !args.demo) roots.push(defaultSessionsRoot())
+  // A path given that is not there is the user's typo: say which. The default home may not exist yet (dsh has not
+  // run): it is served empty, and found once it exists.
+  const missing = args.paths.filter((path) => !existsSync(path))
+  if (missing.length > 0) {
+    process.stderr.write(`dsh-lens serve: no such file or directory: ${missing.join(', ')}\n`)
+    process.exit(2)
+  }
   if (!isLoopbackHost(args.host)) {
     process.stderr.write(
-      `lens serve: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
+      `dsh-lens serve: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
     )
   }
   const distDir = args.distDir ?? defaultDistDir()
   const token = process.env['DSH_LENS_TOKEN']
   if (token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
-    process.stderr.write('lens serve: DSH_LENS_TOKEN must be at least 16 characters of [A-Za-z0-9_-]\n')
+    process.stderr.write('dsh-lens serve: DSH_LENS_TOKEN must be at least 16 characters of [A-Za-z0-9_-]\n')
     process.exit(2)
   }
   let server
   try {
     server = await startLensServer({
       roots,
+      allowMissingRoots: args.paths.length === 0,
       host: args.host,
       port: args.port,
       distDir,
       allowOrigins: args.allowOrigins,
-      log: (line) => process.stderr.write(`lens serve: ${line}\n`),
+      log: (line) => process.stderr.write(`dsh-lens serve: ${line}\n`),
       ...(token === undefined ? {} : { token }),
     })
   } catch (error) {
     await demo?.stop()
     const code = (error as NodeJS.ErrnoException).code
     const why = code === 'ENOENT' ? `a path does not exist (${(error as Error).message})` : (error as Error).message
-    process.stderr.write(`lens serve: cannot start: ${why}\n`)
+    process.stderr.write(`dsh-lens serve: cannot start: ${why}\n`)
     process.exit(2)
+  }
+  if (!existsSync(join(distDir, 'index.html'))) {
+    // The stream still serves followers (tests, the soak); a page would answer 404.
+    process.stderr.write(`dsh-lens serve: no built viewer in ${distDir}: the page answers 404 until \`npm run build\`\n`)
   }
   process.stdout.write(`dsh-lens serve: reading (never writing) ${roots.join(', ')}\n`)
   process.stdout.write(`listening on ${server.origin} (stream ${server.streamUrl})\n`)

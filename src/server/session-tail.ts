@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { constants, watch, type FSWatcher } from 'node:fs'
 import { open, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { hasZstdMagic, type ContentChecksum } from '../core/index.ts'
+import { harnessMessages, hasZstdMagic, type ContentChecksum } from '../core/index.ts'
 import type { ResetReason } from '../live/protocol.ts'
 import { PlainLineReader, type PlainLine } from './plain-lines.ts'
 import { RecordAssembler, type Defect } from './record-assembler.ts'
@@ -342,6 +342,17 @@ export class SessionTail {
       this.epoch = `e:${digest}${this.generation === 0 ? '' : `.${this.generation}`}`
       this.grewThisPoll = true
       return
+    }
+    // Line 2 out of the header's own frame: a log compressed in one piece (the `zstd` command), which the harness's
+    // framing does not expect. Read on, and say so with the core's diagnostic.
+    if (this.encoding === 'zstd' && line.line === 2 && !line.resumable) {
+      this.onDefect({
+        diagnostic: 'zstd-header-frame',
+        message: harnessMessages.ZSTD.headerFrame,
+        offset: 0,
+        line: 1,
+        afterSeq: -1,
+      })
     }
     this.assembler?.line(line)
   }

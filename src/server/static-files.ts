@@ -6,7 +6,7 @@
  */
 
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join } from 'node:path'
 import type { PathGuard } from './path-guard.ts'
@@ -42,6 +42,8 @@ export async function serveStatic(
   guard: PathGuard | undefined,
   /** `serverPolicy(streamUrl)`; absent only in tests that exercise paths alone. */
   contentSecurityPolicy?: string,
+  /** Rewrites index.html as it is served (the companion server marks the page as served by it). */
+  transformIndex?: (html: string) => string,
 ): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed')
   if (guard === undefined) return plain(res, 404, `no built viewer: run "npm run build" to create ${distDir}`)
@@ -56,9 +58,10 @@ export async function serveStatic(
   if (real === undefined || pathname.split('/').includes('..')) return plain(res, 404, 'not found')
   const st = await stat(real)
   const type = TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream'
+  const body = relative === 'index.html' && transformIndex !== undefined ? transformIndex(await readFile(real, 'utf8')) : null
   res.writeHead(200, {
     'content-type': type,
-    'content-length': String(st.size),
+    'content-length': String(body === null ? st.size : Buffer.byteLength(body)),
     'x-content-type-options': 'nosniff',
     // The page URL carries the token: never leak it to another site through Referer.
     'referrer-policy': 'no-referrer',
@@ -69,5 +72,6 @@ export async function serveStatic(
     res.end()
     return
   }
-  createReadStream(real).pipe(res)
+  if (body !== null) res.end(body)
+  else createReadStream(real).pipe(res)
 }

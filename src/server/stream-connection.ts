@@ -43,6 +43,11 @@ export interface StreamContext {
  */
 export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024
 
+/** Logs up to this size are scanned before `list` answers (bigger ones say `turnOpen: null` until scanned). */
+const LIST_SCAN_BYTES = 32 * 1024 * 1024
+/** Catalog watches one connection may hold (a page needs one). */
+const MAX_WATCHES = 4
+
 /** After a fatal close, how long a peer gets to take the close frame before the socket is destroyed. */
 const CLOSE_GRACE_MS = 5_000
 
@@ -59,6 +64,8 @@ export class StreamConnection implements SubscriptionHost {
   private retry: NodeJS.Timeout | undefined
   private closed = false
   private stalledSince: number | undefined
+  /** Catalog watches by request id: each is an unwatch function. */
+  private readonly watches = new Map<string, () => void>()
 
   constructor(
     private readonly ws: WebSocket,
@@ -208,10 +215,25 @@ export class StreamConnection implements SubscriptionHost {
         return
       }
       case 'list': {
-        const items = await this.ctx.catalog.refresh((path, size, mtime) => this.ctx.registry.facts(path, size, mtime))
-        this.send({ type: 'sessions', req: message.req, items })
+        const catalog = this.ctx.catalog
+        await catalog.refresh()
+        // A list answers with the turn facts of every log small enough to read now (cached per file).
+        await catalog.scanNow(LIST_SCAN_BYTES)
+        this.send({
+          type: 'sessions',
+          req: message.req,
+          items: catalog.items(),
+          scan: catalog.progress(),
+          roots: catalog.rootsInfo(),
+        })
         return
       }
+      case 'watch-sessions':
+        return this.watchSessions(message.req)
+      case 'unwatch-sessions':
+        this.watches.get(message.req)?.()
+        this.watches.delete(message.req)
+        return
       case 'subscribe':
         return this.subscribe(message.sub, message.source, message.fromSeq ?? 0, message.epoch, message.window)
       case 'ack': {
@@ -231,11 +253,34 @@ export class StreamConnection implements SubscriptionHost {
     }
   }
 
+  /**
+   * The first answer is the catalog as it is after a refresh (headers, and whatever digests are cached); every change
+   * after it comes as `sessions-changed`. Changes the catalog announced before that first answer are in it already.
+   */
+  private async watchSessions(req: string): Promise<void> {
+    if (this.watches.has(req)) return this.error('bad-request', `already watching sessions as "${req}"`, { req })
+    if (this.watches.size >= MAX_WATCHES)
+      return this.error('bad-request', `at most ${MAX_WATCHES} session watches per connection`, { req })
+    const catalog = this.ctx.catalog
+    let answered = false
+    const unwatch = catalog.watch((update) => {
+      if (answered) this.send({ type: 'sessions-changed', req, ...update })
+    })
+    this.watches.set(req, unwatch)
+    // Listed at once from what the catalog knows (the server refreshed it at start-up); what a refresh finds since
+    // comes as changes. Only a catalog never refreshed is waited for.
+    const refreshing = catalog.refresh().catch(() => undefined)
+    if (!catalog.ready) await refreshing
+    if (this.closed || this.watches.get(req) !== unwatch) return
+    this.send({ type: 'sessions', req, items: catalog.items(), scan: catalog.progress(), roots: catalog.rootsInfo() })
+    answered = true
+  }
+
   private async resolve(source: SourceRef): Promise<string | undefined> {
     if ('path' in source) return this.ctx.guard.resolveFile(source.path)
     let path = this.ctx.catalog.pathOf(source.sessionId)
     if (path === undefined) {
-      await this.ctx.catalog.refresh((p, s, m) => this.ctx.registry.facts(p, s, m))
+      await this.ctx.catalog.refresh()
       path = this.ctx.catalog.pathOf(source.sessionId)
     }
     // The catalog only lists fenced paths, but re-check: the file may have been swapped for a symlink since.
@@ -287,5 +332,7 @@ export class StreamConnection implements SubscriptionHost {
     clearInterval(this.heartbeat)
     clearTimeout(this.retry)
     for (const sub of [...this.subs.keys()]) this.drop(sub)
+    for (const unwatch of this.watches.values()) unwatch()
+    this.watches.clear()
   }
 }

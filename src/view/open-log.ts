@@ -79,6 +79,7 @@ export class OpenLog {
   private startedAt = 0
   private cancelled = false
   private final = false
+  private sourceSha256: string | null = null
   private readonly replacementInfos: ReplacementInfo[] = []
   private readonly replacementBySeq = new Map<number, number>()
   private readonly replacementByIndex = new Map<number, number>()
@@ -131,6 +132,7 @@ export class OpenLog {
     this.startedAt = Date.now()
     this.cancelled = false
     this.final = false
+    this.sourceSha256 = null
     this.replacementInfos.length = 0
     this.replacementBySeq.clear()
     this.replacementByIndex.clear()
@@ -138,6 +140,11 @@ export class OpenLog {
     this.layoutIsFull = true
     this.fullLayoutAt = 0
     this.series = null
+  }
+
+  /** The SHA-256 (hex) of the whole source file, once it has been read through (dropped and picked files). */
+  setSourceSha256(hex: string): void {
+    this.sourceSha256 = hex
   }
 
   /** Feed bytes; ignored once the budget stopped the load. */
@@ -155,9 +162,10 @@ export class OpenLog {
   /**
    * Read a Blob (a dropped File) in slices, pushing each into the log.
    * @param onSlice called after every slice; return false to stop (cancel).
+   * @param onBytes sees every slice read, before it is folded (the file's digest).
    * @returns false when cancelled (the budget stopping the read is not a cancel: see `budgetReached`).
    */
-  async loadBlob(blob: Blob, onSlice: () => boolean): Promise<boolean> {
+  async loadBlob(blob: Blob, onSlice: () => boolean, onBytes?: (bytes: Uint8Array) => void): Promise<boolean> {
     // Past the budget nothing more is read from the file.
     for (let offset = 0; offset < blob.size && !this.budgetReached;) {
       const end = offset + (offset === 0 ? FIRST_SLICE_BYTES : READ_SLICE_BYTES)
@@ -165,6 +173,7 @@ export class OpenLog {
       offset = end
       await yieldToEventLoop()
       if (!onSlice()) return false
+      onBytes?.(bytes)
       this.push(bytes)
     }
     return onSlice()
@@ -223,6 +232,7 @@ export class OpenLog {
       final: this.final,
       cancelled: this.cancelled,
       sizeBudget: this.sizeBudget(),
+      sourceSha256: this.sourceSha256,
     }
   }
 

@@ -9,6 +9,7 @@ import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
 import { OpenLog, type OpenLogOptions } from '../view/open-log.ts'
 import { SearchQueries } from '../view/search-query.ts'
 import { LogFetchError, openLogUrl, readFailure, type LogDownload } from './fetch-log.ts'
+import { sha256Digest } from './file-digest.ts'
 import { ChunkQueue, Load, type LoadKind } from './load.ts'
 import { LoadReports, type PostResponse } from './load-reports.ts'
 import { answerQuery, type QueryContext } from './queries.ts'
@@ -16,6 +17,8 @@ import { answerQuery, type QueryContext } from './queries.ts'
 /** A stream's first slice folded, then the most folded per task (a chunk longer than that is split). */
 export const FIRST_STREAM_SLICE_BYTES = 64 * 1024
 export const STREAM_SLICE_BYTES = 256 * 1024
+/** Slices of a file read for its digest alone, past where the decoded-bytes budget stopped its fold. */
+const HASH_SLICE_BYTES = 8 * 1024 * 1024
 /** How far a `?log=` download is read ahead of the fold (the read loop waits beyond it). */
 export const READ_AHEAD_BYTES = 2 * 1024 * 1024
 
@@ -122,14 +125,28 @@ class LensHost {
     this.log.begin(file.name, file.size)
     this.reports.progress(load, true)
     try {
-      const complete = await this.log.loadBlob(file, () => {
-        if (load.superseded || load.cancelled) return false
-        this.reports.progress(load, false)
-        this.reports.interimSummary(load)
-        return true
-      })
+      // Hashed as it is read: a link to this file names it by its digest (src/worker/file-digest.ts).
+      const digest = await sha256Digest()
+      const complete = await this.log.loadBlob(
+        file,
+        () => {
+          if (load.superseded || load.cancelled) return false
+          this.reports.progress(load, false)
+          this.reports.interimSummary(load)
+          return true
+        },
+        (bytes) => digest?.update(bytes),
+      )
       // A newer load took over the open log while a slice was being read: it owns the state now.
       if (load.superseded) return
+      if (complete && digest !== null) {
+        // The decoded-bytes budget may have stopped the fold early: the digest still covers the whole file.
+        for (let offset = digest.bytes; offset < file.size; offset += HASH_SLICE_BYTES) {
+          digest.update(new Uint8Array(await file.slice(offset, offset + HASH_SLICE_BYTES).arrayBuffer()))
+          if (load.superseded) return
+        }
+        this.log.setSourceSha256(digest.hex())
+      }
       this.close(load, !complete)
     } catch (error) {
       if (load.superseded) return

@@ -12,3 +12,5 @@ export {
 } from './session-tree.ts'
 export { checkSeedPrefix, type SeedCheck } from './seed-prefix.ts'
 export { LineageScanner } from './lineage-scan.ts'
+export { SessionDigestCollector, digestLines, type SessionDigest } from './session-digest.ts'
+export { sessionKindOf } from './session-kind.ts'

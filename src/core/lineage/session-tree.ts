@@ -12,6 +12,7 @@
 
 import type { SessionHeader } from '../model/log-event.ts'
 import type { LineageFacts } from './lineage-facts.ts'
+import { sessionKindOf, type SessionKind } from './session-kind.ts'
 
 export interface LineageInput {
   /** Unique key of this input (a file path or a zip entry name): two files may carry the same session id. */
@@ -32,7 +33,7 @@ export interface StartLink {
   readonly callId: string | null
 }
 
-export type SessionKind = 'root' | 'subagent' | 'fork'
+export type { SessionKind }
 
 export interface SessionNode {
   readonly key: string
@@ -99,7 +100,7 @@ export function buildSessionTree(inputs: readonly LineageInput[]): SessionTree {
     return {
       key: input.key,
       id: typeof h?.id === 'string' ? h.id : null,
-      kind: parentId === null ? 'root' : h?.origin === 'subagent' ? 'subagent' : 'fork',
+      kind: sessionKindOf(h),
       parentId,
       parentKey: null,
       children: [],

@@ -16,8 +16,40 @@ export type LoadState = 'idle' | 'loading' | 'ready' | 'error'
 export interface LiveFeed {
   /** Append the next piece of the log (JSONL text, or raw bytes of a jsonl / zstd stream). */
   append: (chunk: string | Uint8Array) => void
+  /**
+   * Everything the source had when it was opened has been appended, through `lastSeq`: once the worker has folded
+   * that far the feed is `settled` (what a deep link waits for on a log that never ends).
+   */
+  settle: (lastSeq: number) => void
   end: () => void
   cancel: () => void
+}
+
+/** Where the open log came from: a dropped or picked File, a URL (`?log=`, the demo), or a live feed. */
+export type SourceKind = 'file' | 'url' | 'live'
+
+/** A file named by a link (`?file=<name>&size=<n>&sha256=<first 16 hex>#…`): the page waits for the user to open it. */
+export interface ExpectedFile {
+  readonly name: string
+  readonly size: number | null
+  /** The first 16 hex digits of its SHA-256, or null when the link has none. */
+  readonly sha256: string | null
+  /** The link's hash (`#seq=…&sel=…`), applied once the right file is open. */
+  readonly hash: string
+}
+
+/** A dropped or picked file, named as a link names it (`?file=`), once it was read through. */
+export interface FileIdentity {
+  readonly name: string
+  readonly size: number
+  /** The first 16 hex digits of its SHA-256 (null where the worker could not hash it). */
+  readonly sha256: string | null
+}
+
+/** What the page knows about the open log besides its bytes: a served session's title and project. */
+export interface SourceMeta {
+  readonly title: string | null
+  readonly project: string | null
 }
 
 export interface SourceSlice {
@@ -29,6 +61,20 @@ export interface SourceSlice {
   loadError: string | null
   summary: LogSummary | null
   live: boolean
+  /** The load has all it had when it started: a file or URL read to its end, or a live feed caught up (`settle`). */
+  settled: boolean
+  sourceKind: SourceKind | null
+  /** The open file's name, size and digest once it was read through (a `?file=` link names it so). */
+  fileIdentity: FileIdentity | null
+  /** The file a `?file=` link asks for, until the right file is open. */
+  expectedFile: ExpectedFile | null
+  /** How the last file opened compares with the file the link asked for (null: no link, or not read through yet). */
+  fileMatch: { readonly same: boolean; readonly expected: ExpectedFile; readonly opened: FileIdentity | null } | null
+  expectFile: (expected: ExpectedFile | null) => void
+  sourceMeta: SourceMeta | null
+  setSourceMeta: (meta: SourceMeta | null) => void
+  /** Close whatever is open and go back to no log (the served page's sessions home). */
+  clearSource: () => void
   loadFile: (file: File) => void
   /** Fetch a same-origin URL in the worker (`?log=`, the demo) and fold it while it downloads. */
   loadUrl: (url: string) => void
@@ -46,8 +92,19 @@ function sameOriginUrl(url: string): string | null {
   }
 }
 
+/** Whether `opened` is the file `expected` names: same digest prefix, and same size and name where the link has them. */
+export function sameFile(expected: ExpectedFile, opened: FileIdentity | null): boolean {
+  if (opened === null) return false
+  if (expected.size !== null && expected.size !== opened.size) return false
+  if (expected.sha256 !== null) return expected.sha256 === opened.sha256
+  return expected.name === opened.name
+}
+
 export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set, get) => {
   let loadId = -1
+  let pendingFile: { name: string; size: number } | null = null
+  // A live feed's settle(lastSeq): the last seq the worker must have folded for the feed to be settled, or null.
+  let settleAt: number | null = null
 
   client.subscribe((event) => {
     if (event.type === 'snapshot') return
@@ -82,10 +139,25 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
         get().cache.addRows('all', first.rows.all)
         get().cache.addSummaries(first.summaries)
       }
+      const settled = get().settled || summary.final || (settleAt !== null && summary.lastSeq >= settleAt)
+      // A file read through: its identity for links, and whether it is the file a `?file=` link asked for.
+      const fileIdentity =
+        summary.final && !summary.cancelled && pendingFile !== null
+          ? { ...pendingFile, sha256: summary.sourceSha256?.slice(0, 16) ?? null }
+          : get().fileIdentity
+      const expected = get().expectedFile
+      const fileMatch =
+        summary.final && !summary.cancelled && pendingFile !== null && expected !== null
+          ? { same: sameFile(expected, fileIdentity), expected, opened: fileIdentity }
+          : get().fileMatch
       set((s) => ({
         summary,
         loadState,
         loadError,
+        settled,
+        fileIdentity,
+        fileMatch,
+        expectedFile: fileMatch?.same === true ? null : s.expectedFile,
         live: get().live && !summary.final,
         cacheVersion: first === undefined ? s.cacheVersion : s.cacheVersion + 1,
       }))
@@ -95,20 +167,27 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       // still answers the cursor's query, and that answer, for the same event, replaces this one).
       if (first !== undefined && first.snapshot.index === get().cursor) set({ snapshot: first.snapshot })
     } else if (event.type === 'load-failed') {
-      set({ loadState: 'error', loadError: event.message, summary: event.summary })
+      set({ loadState: 'error', loadError: event.message, summary: event.summary, settled: true })
       if (event.summary !== null) get().setCursor(event.summary.length - 1)
     }
   })
 
-  const reset = (name: string, live: boolean): void => {
+  const reset = (name: string, live: boolean, kind: SourceKind | null): void => {
     // The worker drops (and stops downloading) the previous load when the next one's first message arrives; a
     // load refused before any message (a ?log= on another origin) cancels it here.
     if (loadId !== -1 && get().loadState === 'loading') client.cancel(loadId)
     loadId = -1
+    settleAt = null
+    pendingFile = null
     get().cache.clear()
     set((s) => ({
       loadGeneration: s.loadGeneration + 1,
       loadState: 'loading',
+      settled: false,
+      sourceKind: kind,
+      fileIdentity: null,
+      fileMatch: null,
+      sourceMeta: null,
       sourceName: name,
       progress: null,
       loadError: null,
@@ -129,13 +208,26 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
     loadError: null,
     summary: null,
     live: false,
+    settled: false,
+    sourceKind: null,
+    fileIdentity: null,
+    expectedFile: null,
+    fileMatch: null,
+    expectFile: (expected) => set({ expectedFile: expected, fileMatch: null }),
+    sourceMeta: null,
+    setSourceMeta: (meta) => set({ sourceMeta: meta }),
+    clearSource: () => {
+      reset('', false, null)
+      set({ loadState: 'idle' })
+    },
     loadFile: (file) => {
-      reset(file.name, false)
+      reset(file.name, false, 'file')
+      pendingFile = { name: file.name, size: file.size }
       loadId = client.loadFile(file)
     },
     loadUrl: (url) => {
       const name = decodeURIComponent(url.split('?')[0]?.split('/').pop() || url)
-      reset(name, false)
+      reset(name, false, 'url')
       // Same origin only, as the page's CSP says (connect-src): the worker fetches it, and a worker served without
       // that header would not be held to it, so the rule is kept here, before any request.
       const absolute = sameOriginUrl(url)
@@ -147,11 +239,16 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> = (client) => (set
       loadId = client.loadUrl(absolute, url, name)
     },
     startLiveFeed: (name) => {
-      reset(name, true)
+      reset(name, true, 'live')
       const id = (loadId = client.beginStream(name, null, true))
       const encoder = new TextEncoder()
       return {
         append: (chunk) => client.pushChunk(id, typeof chunk === 'string' ? encoder.encode(chunk) : chunk),
+        settle: (lastSeq) => {
+          if (loadId !== id || get().settled) return
+          settleAt = lastSeq
+          if ((get().summary?.lastSeq ?? -1) >= settleAt) set({ settled: true })
+        },
         end: () => client.endStream(id),
         cancel: () => client.cancel(id),
       }

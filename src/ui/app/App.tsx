@@ -1,6 +1,11 @@
-/** The page: top bar, verdict banner, the three resizable columns, and the timeline; drop a log anywhere. */
+/**
+ * The page: top bar, verdict banner, the three resizable columns, and the timeline; drop a log anywhere. A page
+ * `dsh-lens` served shows its sessions home instead of the columns until a session (or a dropped log) is open.
+ */
 
-import { useRef, useState, type DragEvent } from 'react'
+import { useEffect, useRef, useState, type DragEvent } from 'react'
+import { useStore } from 'zustand'
+import { createStore } from 'zustand/vanilla'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
 import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
@@ -10,6 +15,10 @@ import { MiddleColumn } from '../panes/request/MiddleColumn.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
 import { ContextChartStrip } from '../panes/context-chart/ContextChartStrip.tsx'
 import { LiveConnect } from '../live/LiveConnect.tsx'
+import { useLiveController, usePageSource } from '../live/live-context.tsx'
+import type { LiveController } from '../live/live-controller.ts'
+import { SessionsHome } from '../home/SessionsHome.tsx'
+import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
@@ -22,15 +31,27 @@ import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
 import { useTheme } from './use-theme.ts'
 
+/** The browser tab: `<title> — dsh-lens` for a titled session, `<file> — dsh-lens` for a log, else `dsh-lens`. */
+function useDocumentTitle(): void {
+  const title = useLensStore((s) => s.sourceMeta?.title ?? null)
+  const name = useLensStore((s) => s.sourceName)
+  useEffect(() => {
+    const label = title ?? (name === '' ? null : name)
+    document.title = label === null ? 'dsh-lens' : `${label} — dsh-lens`
+  }, [title, name])
+}
+
 export function App() {
   const store = useLensStoreApi()
   const loadState = useLensStore(selectLoadState)
-  const [f0, f1] = useLensStore(selectPaneFractions)
-  const mainRef = useRef<HTMLElement>(null)
+  const live = useLiveController()
+  const home = useHomeShown(live)
   const [dragOver, setDragOver] = useState(false)
   useTheme()
   useHashSync()
   useGlobalKeys()
+  useDocumentTitle()
+  useFileLinkAddress()
 
   const onDragOver = (event: DragEvent<HTMLDivElement>): void => {
     if (!event.dataTransfer.types.includes('Files')) return
@@ -57,10 +78,42 @@ export function App() {
       onDrop={onDrop}
     >
       <TopBar />
-      <SearchPanel />
+      {home ? null : <SearchPanel />}
       <LiveConnect />
+      <FileLinkBanner />
       <RejectBanner />
       <SizeBudgetBanner />
+      {home && live !== null ? <ServedHome controller={live} /> : <Viewer />}
+      <SessionsPanel />
+      {dragOver ? (
+        <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
+          Drop a session.jsonl or session.jsonl.zstd to open it
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+/** A served page shows its sessions home until a session (or a dropped log) is open. */
+const NO_CONTROLLER = createStore(() => ({ sessionId: null as string | null }))
+export function useHomeShown(live: LiveController | null): boolean {
+  const sessionId = useStore(live?.view ?? NO_CONTROLLER, (s) => s.sessionId)
+  const loadState = useLensStore(selectLoadState)
+  return live?.served === true && sessionId === null && loadState === 'idle'
+}
+
+function ServedHome({ controller }: { controller: LiveController }) {
+  const source = usePageSource()
+  return <SessionsHome controller={controller} signedIn={source.kind === 'served' && source.signedIn} />
+}
+
+/** The three resizable columns, the context chart and the timeline. */
+function Viewer() {
+  const store = useLensStoreApi()
+  const [f0, f1] = useLensStore(selectPaneFractions)
+  const mainRef = useRef<HTMLElement>(null)
+  return (
+    <>
       <main ref={mainRef} className="flex min-h-0 flex-1 gap-0 border-b border-line">
         <div className="min-w-0" style={{ width: `${f0 * 100}%` }}>
           <TranscriptPane />
@@ -98,12 +151,6 @@ export function App() {
       </main>
       <ContextChartStrip />
       <TimelineScrubber />
-      <SessionsPanel />
-      {dragOver ? (
-        <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
-          Drop a session.jsonl or session.jsonl.zstd to open it
-        </div>
-      ) : null}
-    </div>
+    </>
   )
 }

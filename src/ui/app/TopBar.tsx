@@ -1,4 +1,8 @@
-/** Top bar: source and stats, the file picker (hidden input), load progress with cancel, theme toggle. */
+/**
+ * Top bar: source and stats, the file picker (hidden input), load progress with cancel, theme toggle. On a served
+ * page, a "Sessions" control back to the sessions home and the session's title and project instead of its file name;
+ * on the demo, one line on how to open your own sessions.
+ */
 
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { useRef } from 'react'
@@ -8,6 +12,8 @@ import { formatBytes, formatRate } from './format-bytes.ts'
 import { ExportButtons } from '../export/ExportButtons.tsx'
 import { SessionsControls } from '../sessions/SessionsControls.tsx'
 import { formatCount } from '../shared/format-count.ts'
+import { useLiveController, usePageSource } from '../live/live-context.tsx'
+import { shortProject } from '../home/home-rows.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -19,7 +25,12 @@ export function TopBar() {
   const name = useLensStore(selectSourceName)
   const theme = useLensStore(selectTheme)
   const live = useLensStore((s) => s.live)
+  const meta = useLensStore((s) => s.sourceMeta)
+  const generation = useLensStore((s) => s.loadGeneration)
+  const controller = useLiveController()
+  const source = usePageSource()
   const input = useRef<HTMLInputElement>(null)
+  const served = controller?.served === true
   return (
     <header className="relative flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
       {loadState === 'loading' && progress !== null && progress.totalBytes !== null && progress.totalBytes > 0 ? (
@@ -30,9 +41,30 @@ export function TopBar() {
         />
       ) : null}
       <h1 className="text-sm font-bold">dsh-lens</h1>
-      <span className="max-w-80 truncate font-mono text-xs" title={name}>
-        {name === '' ? 'no log' : <VisibleText text={name} />}
-      </span>
+      {served && loadState !== 'idle' ? (
+        <button type="button" className={BUTTON} data-testid="sessions-home-button" onClick={() => controller?.home()}>
+          ← Sessions
+        </button>
+      ) : null}
+      {meta?.title != null ? (
+        <span className="max-w-96 truncate text-sm font-semibold" title={meta.title} data-testid="source-title">
+          <VisibleText text={meta.title} />
+        </span>
+      ) : (
+        <span className="max-w-80 truncate font-mono text-xs" title={name}>
+          {name === '' ? served ? '' : 'no log' : <VisibleText text={name} />}
+        </span>
+      )}
+      {meta?.project != null ? (
+        <span className="max-w-64 truncate text-xs text-muted" title={meta.project} data-testid="source-project">
+          <VisibleText text={shortProject(meta.project)} />
+        </span>
+      ) : null}
+      {source.kind === 'demo' && generation <= 1 ? (
+        <span className="text-xs text-muted" data-testid="own-sessions-hint">
+          This is a demo session · your own: run <code className="font-mono">npx dsh-lens</code>
+        </span>
+      ) : null}
       {summary !== null ? (
         <span className="text-xs text-muted">
           {formatCount(summary.length)} events{summary.encoding !== null ? ` · ${summary.encoding}` : ''}
@@ -53,7 +85,7 @@ export function TopBar() {
         </span>
       ) : null}
       <div className="ml-auto flex items-center gap-2">
-        <ExportButtons />
+        {served && loadState === 'idle' ? null : <ExportButtons />}
         <SessionsControls />
         <input
           ref={input}

@@ -9,11 +9,12 @@
 
 import type { LensStore } from '../../store/create-lens-store.ts'
 import { yieldToEventLoop } from '../../platform/yield-to-event-loop.ts'
+import type { PageSource } from './page-source.ts'
 
-export async function bootApp(store: LensStore, container: HTMLElement): Promise<void> {
+export async function bootApp(store: LensStore, container: HTMLElement, source: PageSource): Promise<void> {
   const { createRoot } = await import('react-dom/client')
   await yieldToEventLoop()
   const { renderApp } = await import('./render-app.tsx')
   await yieldToEventLoop()
-  renderApp(createRoot(container), store)
+  renderApp(createRoot(container), store, source)
 }

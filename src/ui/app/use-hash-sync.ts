@@ -1,12 +1,13 @@
 /**
  * Keeps `#seq=N&sel=M` in the URL in step with the cursor and selection: applied once per load when it becomes
- * ready for the page's own source (`?log=` or the demo), and on `hashchange`; written back with `replaceState` afterwards, so a reload or a shared link lands on
- * the same state. Writing starts only after the hash was applied, so the initial "cursor at the end" never
- * overwrites a deep link. A later load (a dropped file) opens at its end: the old hash belongs to the old log.
+ * ready for the page's own source (`?log=`, the demo, a served session caught up, or the file a `?file=` link names),
+ * and on `hashchange`; written back with `replaceState` afterwards, so a reload or a shared link lands on the same
+ * state. Writing starts only after the hash was applied, so the initial "cursor at the end" never overwrites a deep
+ * link. A later load (a dropped file) opens at its end: the old hash belongs to the old log.
  */
 
 import { useEffect } from 'react'
-import type { LensStore } from '../../store/create-lens-store.ts'
+import type { LensState, LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
 import { formatHash, parseHash } from './location-hash.ts'
@@ -78,21 +79,33 @@ export function useHashSync(): void {
         writeNow()
       })
     }
-    const onReady = (generation: number): void => {
+    const onReady = (s: LensState): void => {
+      const generation = s.loadGeneration
       if (appliedFor === generation) return
-      if (firstLoad) apply()
+      const match = s.fileMatch
+      if (match !== null) {
+        // A `?file=` link: its state lands on the file it names, whenever that file is opened; another file opens
+        // from its start (the page says it differs), and the link's hash is kept for the right one.
+        if (match.same) {
+          const url = new URL(window.location.href)
+          url.hash = match.expected.hash
+          history.replaceState(null, '', url)
+          apply()
+        } else appliedFor = generation
+      } else if (firstLoad) apply()
       else appliedFor = generation
       firstLoad = false
     }
+    // Ready: a file or URL folded to its end, or a live feed folded as far as its source was when it was opened.
+    const ready = (s: LensState): boolean => s.summary !== null && (s.summary.final || s.settled)
     const unsubscribe = store.subscribe((s, previous) => {
-      const becameReady = s.summary !== null && s.summary.final && (previous.summary === null || !previous.summary.final)
-      if (becameReady) onReady(s.loadGeneration)
+      if (ready(s) && !ready(previous)) onReady(s)
       write()
     })
     // The page's source is opened before React mounts (start-lens.ts, then the staged boot): a small log can be
     // ready before this effect subscribes, and its hash must still be applied.
     const now = store.getState()
-    if (now.summary !== null && now.summary.final) onReady(now.loadGeneration)
+    if (ready(now)) onReady(now)
     const onHashChange = (): void => {
       if (window.location.hash !== ours && window.location.hash !== currentHash(store)) apply()
     }

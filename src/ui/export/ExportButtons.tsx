@@ -1,6 +1,7 @@
 /**
  * Export from the current state: "Copy link" (the page URL with `#seq`/`#sel` of the cursor and selection, other hash
- * parameters such as `#step` kept; a live link without its token) and "Save prefix" (the log through the cursor as a
+ * parameters such as `#step` kept; a live link without its token; a dropped file's link names the file by name, size
+ * and digest, `?file=…&size=…&sha256=…`, so it is enabled once the worker has read the file through) and "Save prefix" (the log through the cursor as a
  * new plain session.jsonl, built in the worker by the core's `logPrefix`, downloaded as a Blob).
  *
  * Contract: `[data-testid=copy-link]` (after a click it carries `data-link`, the link copied);
@@ -17,6 +18,8 @@ const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:b
 export function ExportButtons() {
   const store = useLensStoreApi()
   const ready = useLensStore((s) => s.summary !== null && s.summary.length > 0 && s.cursor >= 0)
+  // A file's link names it by its digest: not before the worker has read it through.
+  const linkable = useLensStore((s) => s.sourceKind !== 'file' || s.fileIdentity !== null)
   const [link, setLink] = useState<string | null>(null)
   const [note, setNote] = useState<string | null>(null)
   const [saved, setSaved] = useState<{ seq: number; events: number } | null>(null)
@@ -64,7 +67,7 @@ export function ExportButtons() {
       <button
         type="button"
         className={BUTTON}
-        disabled={!ready}
+        disabled={!ready || !linkable}
         data-testid="copy-link"
         data-link={link ?? undefined}
         title="Copy a link to this cursor and selection"

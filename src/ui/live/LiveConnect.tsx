@@ -1,31 +1,21 @@
-/** Mounts the Connect flow when the page URL has `?ws=`: one LiveController per page, its status line and session picker. */
+/** The live controller's status line and, for the Connect flow, its session picker (served pages have the sessions home). */
 
-import { useEffect, useState } from 'react'
 import { useStore } from 'zustand'
-import { useLensStoreApi } from '../../store/lens-store-context.tsx'
-import { LiveController, parseLiveParams } from './live-controller.ts'
+import { useLiveController } from './live-context.tsx'
+import type { LiveController } from './live-controller.ts'
 import { LiveStatusLine } from './LiveStatusLine.tsx'
 import { SessionPicker } from './SessionPicker.tsx'
 
 export function LiveConnect() {
-  const store = useLensStoreApi()
-  // Constructing is inert (no socket yet), so it can happen during render; the effect owns connecting.
-  const [controller] = useState(() => {
-    const params = parseLiveParams(window.location.search)
-    return params === null ? null : new LiveController(store, params)
-  })
-  useEffect(() => {
-    if (controller === null) return
-    controller.start()
-    // StrictMode mounts twice in development: stop() then start() again must leave one live subscription.
-    return () => controller.stop()
-  }, [controller])
+  const controller = useLiveController()
   if (controller === null) return null
   return <LiveBody controller={controller} />
 }
 
 function LiveBody({ controller }: { controller: LiveController }) {
   const view = useStore(controller.view)
+  // A served page's home has no session to report on.
+  if (controller.served && view.sessionId === null) return null
   return (
     <>
       <LiveStatusLine controller={controller} />

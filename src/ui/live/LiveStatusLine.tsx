@@ -55,7 +55,12 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
       <span className="tabular-nums" data-testid="live-last-seq">
         last seq {view.lastSeq}
       </span>
-      <span className="tabular-nums">{view.eventsPerSecond.toFixed(1)} events/s</span>
+      {/* Only while the log grows: reading a log that stands still is not a rate of anything. */}
+      {view.eventsPerSecond > 0 ? (
+        <span className="tabular-nums" data-testid="live-rate">
+          {view.eventsPerSecond.toFixed(1)} events/s
+        </span>
+      ) : null}
       {view.turnOpen === true ? <span className="text-user">turn open</span> : null}
       {view.writer === 'missing' ? <span className="text-warn">log file missing</span> : null}
       {view.resets > 0 ? <span className="text-muted">{view.resets} reset(s)</span> : null}
@@ -86,9 +91,11 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
             Paused · follow newest
           </button>
         )}
-        <button type="button" className={BUTTON} onClick={() => controller.setPickerOpen(true)}>
-          Sessions…
-        </button>
+        {controller.served ? null : (
+          <button type="button" className={BUTTON} onClick={() => controller.setPickerOpen(true)}>
+            Sessions…
+          </button>
+        )}
       </div>
     </div>
   )

@@ -2,19 +2,33 @@
  * The Connect flow without React: a TailClient to the companion server, one subscription at a time fed into
  * the lens store's live feed (the same worker, incrementally), and a small status store for the UI. A full
  * snapshot (first open, reset, epoch change) starts a fresh feed; a resume continues the current one.
+ *
+ * Served mode (the page `dsh-lens` serves, signed in by its cookie): the same, plus the sessions home's list kept
+ * current by `watch-sessions`, the page address as the open session (`?session=<id>`, a history entry per session so
+ * Back returns to the home), and the open session's title and project handed to the store.
  */
 
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { SessionListItem } from '../../live/protocol.ts'
+import type { CatalogRoot, ScanProgress, SessionListItem } from '../../live/protocol.ts'
 import { TailClient, type LiveStatus, type StreamError, type WebSocketFactory } from '../../live/tail-client.ts'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import type { LiveFeed } from '../../store/slices/source-slice.ts'
 
-/** What the page URL says: `?ws=<stream url>&token=<token>[&session=<id>]`. */
+/** What the page URL says: `?ws=<stream url>&token=<token>[&session=<id>]`, or a served page's `?session=<id>`. */
 export interface LiveParams {
   readonly ws: string
   readonly token: string | null
   readonly session: string | null
+  /** The page `dsh-lens` serves: a sessions home instead of the picker, signed in by cookie (no token). */
+  readonly served?: true
+}
+
+/** The sessions home's list, as `watch-sessions` keeps it. */
+export interface CatalogView {
+  /** Every session, by path; null until the server's first answer. */
+  readonly items: ReadonlyMap<string, SessionListItem> | null
+  readonly scan: ScanProgress | null
+  readonly roots: readonly CatalogRoot[]
 }
 
 export interface LiveView {
@@ -36,6 +50,7 @@ export interface LiveView {
    * a lost zstd frame shows there as a seq gap, and here with its byte offset.
    */
   readonly defects: readonly StreamError[]
+  readonly catalog: CatalogView
 }
 
 /** Stream defects kept for the status line (the server itself tells at most 100 per file). */
@@ -61,6 +76,13 @@ export class LiveController {
   private lastSeq = -1
   private ticker: ReturnType<typeof setInterval> | undefined
   private lister: ReturnType<typeof setInterval> | undefined
+  private unwatch: (() => void) | undefined
+  private unfollowStore: (() => void) | undefined
+  private readonly onPopState = (): void => {
+    const session = new URLSearchParams(window.location.search).get('session')
+    if (session === null) this.home(false)
+    else if (session !== this.view.getState().sessionId) this.open(session, false)
+  }
 
   constructor(
     private readonly store: LensStore,
@@ -82,7 +104,9 @@ export class LiveController {
       error: null,
       resets: 0,
       defects: [],
+      catalog: { items: null, scan: null, roots: [] },
     }))
+    if (params.served === true) this.view.setState({ pickerOpen: false })
     this.client = new TailClient({
       url: params.ws,
       ...(params.token === null ? {} : { token: params.token }),
@@ -90,7 +114,8 @@ export class LiveController {
       ...(webSocket === undefined ? {} : { webSocket }),
       onStatus: (status, detail) => {
         this.view.setState({ status, detail: detail ?? null })
-        if (status === 'connected' && this.view.getState().sessions === null) void this.refreshSessions()
+        if (status === 'connected' && this.view.getState().sessions === null && params.served !== true)
+          void this.refreshSessions()
       },
       // Defects the server stepped over are the subscription's (see `defects`), not a failure of the connection.
       onError: (error) => {
@@ -99,21 +124,54 @@ export class LiveController {
     })
   }
 
+  get served(): boolean {
+    return this.params.served === true
+  }
+
   start(): void {
     this.client.connect()
     this.ticker = setInterval(() => {
       this.view.setState({ lastSeq: this.lastSeq, eventsPerSecond: this.client.eventsPerSecond })
     }, VIEW_UPDATE_MS)
-    this.lister = setInterval(() => {
-      if (this.client.status === 'live' || this.client.status === 'connected') void this.refreshSessions()
-    }, LIST_REFRESH_MS)
+    if (this.served) {
+      this.unwatch = this.client.watchSessions({
+        onList: (items, scan, roots) => {
+          // For the bench: when the list arrived, apart from when it was drawn.
+          if (this.view.getState().catalog.items === null) performance.mark('dsh-lens:sessions-listed')
+          this.setCatalog(new Map(items.map((i) => [i.path, i])), scan, roots)
+        },
+        onChange: (items, removed, scan, roots) => {
+          const next = new Map(this.view.getState().catalog.items ?? [])
+          for (const path of removed) next.delete(path)
+          for (const item of items) next.set(item.path, item)
+          this.setCatalog(next, scan, roots)
+        },
+      })
+      if (typeof window !== 'undefined') window.addEventListener('popstate', this.onPopState)
+      // Another load (a dropped or picked file) replaces the session: stop following it, quietly.
+      let generation = this.store.getState().loadGeneration
+      this.unfollowStore = this.store.subscribe((s) => {
+        if (s.loadGeneration === generation) return
+        generation = s.loadGeneration
+        if (this.ownGeneration !== generation && this.view.getState().sessionId !== null) this.detach()
+      })
+    } else {
+      this.lister = setInterval(() => {
+        if (this.client.status === 'live' || this.client.status === 'connected') void this.refreshSessions()
+      }, LIST_REFRESH_MS)
+    }
     const session = this.view.getState().sessionId ?? this.params.session
-    if (session !== null) this.open(session)
+    if (session !== null) this.open(session, false)
   }
 
   stop(): void {
     clearInterval(this.ticker)
     clearInterval(this.lister)
+    this.unwatch?.()
+    this.unwatch = undefined
+    this.unfollowStore?.()
+    this.unfollowStore = undefined
+    if (typeof window !== 'undefined') window.removeEventListener('popstate', this.onPopState)
     this.subscription?.unsubscribe()
     this.subscription = null
     this.feed?.end()
@@ -135,8 +193,34 @@ export class LiveController {
     if (open) void this.refreshSessions()
   }
 
-  /** Follow one session: the panes switch to it, and the page URL remembers it for a reload. */
-  open(sessionId: string): void {
+  /** The load generation of this controller's own feed (a different one is another source taking over). */
+  private ownGeneration = -1
+
+  private setCatalog(
+    items: ReadonlyMap<string, SessionListItem>,
+    scan: ScanProgress | null,
+    roots: readonly CatalogRoot[],
+  ): void {
+    this.view.setState({ catalog: { items, scan, roots }, sessions: [...items.values()], listError: null })
+    this.syncMeta()
+  }
+
+  /** The open session's title and project from the catalog, for the top bar and the browser tab. */
+  private syncMeta(): void {
+    const { sessionId, catalog } = this.view.getState()
+    if (sessionId === null || this.feed === null) return
+    let item: SessionListItem | undefined
+    for (const candidate of catalog.items?.values() ?? []) if (candidate.sessionId === sessionId) item = candidate
+    const meta = { title: item?.title ?? null, project: item?.cwd ?? null }
+    const now = this.store.getState().sourceMeta
+    if (now?.title !== meta.title || now?.project !== meta.project) this.store.getState().setSourceMeta(meta)
+  }
+
+  /**
+   * Follow one session: the panes switch to it, and the page URL remembers it for a reload. Served pages push a
+   * history entry (`push`, when the user opened it) so Back returns to the home; the Connect flow replaces its URL.
+   */
+  open(sessionId: string, push = true): void {
     this.subscription?.unsubscribe()
     this.feed?.cancel()
     this.feed = null
@@ -144,8 +228,13 @@ export class LiveController {
     this.view.setState({ sessionId, pickerOpen: false, lastSeq: -1, turnOpen: null, writer: null, error: null, defects: [] })
     if (typeof window !== 'undefined') {
       const url = new URL(window.location.href)
+      const already = url.searchParams.get('session') === sessionId
       url.searchParams.set('session', sessionId)
-      window.history.replaceState(window.history.state, '', url)
+      if (this.served && push && !already) {
+        url.hash = ''
+        url.searchParams.delete('file')
+        window.history.pushState(null, '', url)
+      } else window.history.replaceState(window.history.state, '', url)
     }
     this.subscription = this.client.subscribe(
       'view',
@@ -155,11 +244,16 @@ export class LiveController {
           if (info.mode === 'full' || this.feed === null) {
             this.view.setState({ defects: [] })
             this.feed?.cancel()
+            // Before the call: the store's listeners hear the new generation while it runs.
+            this.ownGeneration = this.store.getState().loadGeneration + 1
             this.feed = this.store.getState().startLiveFeed(info.sessionId ?? sessionId)
             this.feed.append(info.headerLine + '\n')
+            this.syncMeta()
           }
           this.lastSeq = info.fromSeq - 1
         },
+        // Caught up with the file as it was: a deep link's `#seq=` can be applied once the worker has folded this far.
+        onLive: (lastSeq) => this.feed?.settle(lastSeq),
         onAppend: (batch) => {
           // The worker's decoded-bytes budget closed the feed (LogSummary.sizeBudget): stop following instead of
           // receiving appends it drops; the size-budget banner and this error say so.
@@ -191,6 +285,30 @@ export class LiveController {
         },
       },
     )
+  }
+
+  /** Served pages: close the session and show the sessions home (`push`: a history entry, when the user asked). */
+  home(push = true): void {
+    this.detach()
+    this.store.getState().clearSource()
+    if (typeof window !== 'undefined') {
+      const url = new URL(window.location.href)
+      url.searchParams.delete('session')
+      url.searchParams.delete('file')
+      url.hash = ''
+      if (push) window.history.pushState(null, '', url)
+      else window.history.replaceState(null, '', url)
+    }
+  }
+
+  /** Stop following the open session, leaving the store as it is. */
+  private detach(): void {
+    this.subscription?.unsubscribe()
+    this.subscription = null
+    this.feed?.cancel()
+    this.feed = null
+    this.lastSeq = -1
+    this.view.setState({ sessionId: null, lastSeq: -1, turnOpen: null, writer: null, error: null, defects: [] })
   }
 
   /** Back to following: the cursor jumps to the newest event and the store keeps it there while it grows. */

@@ -1,0 +1,47 @@
+/**
+ * `dsh-lens` as a user runs it: the built CLI (bin/dsh-lens.cjs; `npm run test:e2e` builds it) started as a process
+ * with its own DSH_HOME, never opening a browser; its one line on standard output is the URL to open.
+ */
+
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const BIN = fileURLToPath(new URL('../../bin/dsh-lens.cjs', import.meta.url))
+
+export interface DshLensProcess {
+  /** The URL it printed (token included). */
+  readonly url: string
+  /** Everything it printed on standard output (its one line) and standard error so far. */
+  output(): string
+  stop(): Promise<void>
+}
+
+export async function startDshLens(args: readonly string[], home: string): Promise<DshLensProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [BIN, ...args, '--no-open', '--port', '0', '--dist', process.env['E2E_DIST'] ?? 'dist'],
+    { env: { ...process.env, DSH_HOME: home, BROWSER: 'none' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let out = ''
+  let err = ''
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (out += c))
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (err += c))
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = (): void => {
+      const match = /^dsh-lens: (http:\/\/\S+)/m.exec(out)
+      if (match !== null) resolve(match[1] as string)
+    }
+    child.stdout?.on('data', check)
+    child.once('exit', (code) => reject(new Error(`dsh-lens exited ${code}: ${out}${err}`)))
+  })
+  return {
+    url,
+    output: () => out + err,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * `dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open]`: serve the dsh home (or what is named),
+ * print `dsh-lens: <URL>` and open it in the default browser. The URL carries the token once: the server signs the
+ * browser in with a cookie and drops the token from the address (request-trust.ts).
+ */
+
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { defaultDistDir, defaultSessionsRoot } from '../server/serve-command.ts'
+import { startLensServer, type LensServer } from '../server/lens-server.ts'
+import { isLoopbackHost } from '../server/request-trust.ts'
+import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
+
+/** Where `dsh-lens` listens unless told: fixed, so a bookmarked or copied link keeps working across runs. */
+export const DEFAULT_PORT = 4180
+/** Ports tried from the default when it is taken (by another dsh-lens, say). */
+export const PORT_ATTEMPTS = 20
+
+export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dist DIR]
+  (nothing)       the sessions home: every session under $DSH_HOME/sessions (blank = unset) or ~/.dsh/sessions
+  PATH            a session file (opened at once), a session directory, a project directory or a sessions root
+  SESSION-ID      a session under the home, by id or by a unique prefix of 8+ characters ("session-" may be left out)
+  --port N        port to listen on (default ${DEFAULT_PORT}, or the next free one after it)
+  --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
+  --no-open       print the URL only (nothing is opened either when BROWSER=none or there is no display)
+  --dist DIR      the built viewer (default: dist/ of this package)
+env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so links keep working across restarts`
+
+export class OpenUsageError extends Error {}
+
+export interface OpenArgs {
+  readonly target: string | undefined
+  /** null: the default port with fallback. */
+  readonly port: number | null
+  readonly host: string
+  readonly open: boolean
+  readonly distDir: string | undefined
+}
+
+export function parseOpenArgs(argv: readonly string[]): OpenArgs {
+  let target: string | undefined
+  let port: number | null = null
+  let host = '127.0.0.1'
+  let open = true
+  let distDir: string | undefined
+  const value = (i: number, flag: string): string => {
+    const v = argv[i + 1]
+    if (v === undefined || v.startsWith('--')) throw new OpenUsageError(`${flag} needs a value`)
+    return v
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    switch (arg) {
+      case '--port': {
+        const raw = value(i++, arg)
+        port = Number(raw)
+        if (!/^\d+$/.test(raw) || port > 65535) throw new OpenUsageError(`--port takes an integer 0-65535, got "${raw}"`)
+        break
+      }
+      case '--host':
+        host = value(i++, arg)
+        break
+      case '--no-open':
+        open = false
+        break
+      case '--dist':
+        distDir = value(i++, arg)
+        break
+      default:
+        if (arg.startsWith('-')) throw new OpenUsageError(`unknown flag "${arg}"`)
+        if (target !== undefined) throw new OpenUsageError('open takes one PATH or SESSION-ID')
+        target = arg
+    }
+  }
+  return { target, port, host, open, distDir }
+}
+
+/** Whether to start a browser, and if not, why (printed so the user knows to open the URL). */
+export function browserDecision(
+  args: Pick<OpenArgs, 'open'>,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): { readonly open: true } | { readonly open: false; readonly why: string } {
+  if (!args.open) return { open: false, why: '--no-open' }
+  if (env['BROWSER'] === 'none') return { open: false, why: 'BROWSER=none' }
+  const desktop = platform === 'darwin' || platform === 'win32'
+  const display = (env['DISPLAY'] ?? '') !== '' || (env['WAYLAND_DISPLAY'] ?? '') !== ''
+  // WSL opens the Windows browser without an X display.
+  const wsl = platform === 'linux' && (env['WSL_DISTRO_NAME'] ?? '') !== ''
+  if (!desktop && !display && !wsl) return { open: false, why: 'no display' }
+  return { open: true }
+}
+
+async function openBrowser(url: string): Promise<string | null> {
+  try {
+    const { default: open } = await import('open')
+    const browser = process.env['BROWSER']
+    // Resolves once the opener (xdg-open, open, start) is spawned; a browser it starts lives on without us.
+    await open(url, browser === undefined || browser === '' ? {} : { app: { name: browser } })
+    return null
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}
+
+function fail(message: string): number {
+  process.stderr.write(`dsh-lens: ${message}\n`)
+  return 2
+}
+
+export async function runOpen(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(OPEN_USAGE + '\n')
+    return 0
+  }
+  let args: OpenArgs
+  try {
+    args = parseOpenArgs(argv)
+  } catch (error) {
+    if (error instanceof OpenUsageError) return fail(`${error.message}\n${OPEN_USAGE}`)
+    throw error
+  }
+  const distDir = args.distDir ?? defaultDistDir()
+  if (!existsSync(join(distDir, 'index.html'))) {
+    return fail(`the viewer is not built (no ${join(distDir, 'index.html')}): run \`npm run build\` first`)
+  }
+  const token = process.env['DSH_LENS_TOKEN']
+  if (token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
+    return fail('DSH_LENS_TOKEN must be at least 16 characters of [A-Za-z0-9_-]')
+  }
+  const home = defaultSessionsRoot()
+  let target
+  try {
+    target = await resolveOpenTarget(args.target, home)
+  } catch (error) {
+    if (error instanceof OpenTargetError) return fail(error.message)
+    throw error
+  }
+  if (!isLoopbackHost(args.host)) {
+    process.stderr.write(
+      `dsh-lens: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
+    )
+  }
+  const port = args.port ?? DEFAULT_PORT
+  let server: LensServer
+  try {
+    server = await startLensServer({
+      roots: target.roots,
+      allowMissingRoots: target.allowMissing,
+      sessionsHome: true,
+      host: args.host,
+      port,
+      portAttempts: args.port === null ? PORT_ATTEMPTS : 1,
+      distDir,
+      log: (line) => process.stderr.write(`dsh-lens: ${line}\n`),
+      ...(token === undefined ? {} : { token }),
+    })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE')
+      return fail(
+        `port ${port} is taken${args.port === null ? ` (and the ${PORT_ATTEMPTS - 1} after it)` : ''}: pass another --port`,
+      )
+    return fail(`cannot start: ${(error as Error).message}`)
+  }
+  const url = server.signInUrl(target.sessionId ?? undefined)
+  const moved = server.port !== port && port !== 0 ? ` (port ${port} is taken)` : ''
+  process.stdout.write(`dsh-lens: ${url}${moved}\n`)
+  process.stderr.write(`dsh-lens: reading (never writing) ${target.roots.join(', ')}; Ctrl-C stops\n`)
+  if (target.allowMissing && !existsSync(home)) {
+    process.stderr.write(
+      `dsh-lens: no sessions at ${home} yet: dsh writes them there; set DSH_HOME, or run \`dsh-lens open PATH\` for logs elsewhere\n`,
+    )
+  }
+  const decision = browserDecision(args)
+  if (decision.open) {
+    const problem = await openBrowser(url)
+    if (problem !== null) process.stderr.write(`dsh-lens: could not open a browser (${problem}): open the URL above\n`)
+  } else if (decision.why !== '--no-open') {
+    process.stderr.write(`dsh-lens: not opening a browser (${decision.why}): open the URL above\n`)
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  await server.close()
+  return 0
+}

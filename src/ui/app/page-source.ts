@@ -1,0 +1,47 @@
+/**
+ * Pure: what the page opens, from its address and whether `dsh-lens` served it (the `dsh-lens-served` meta the
+ * companion server adds to index.html). In order: the Connect flow (`?ws=`), a log by URL (`?log=`), a link to a
+ * dropped file (`?file=`: the page asks for that file, never shows something else), a served page (the sessions
+ * home, or `?session=<id>`), and otherwise the bundled demo.
+ */
+
+export type ServedMarker = 'signed-in' | 'signed-out' | null
+
+export type PageSource =
+  | { readonly kind: 'connect' }
+  | { readonly kind: 'log'; readonly url: string }
+  | {
+      readonly kind: 'file-link'
+      readonly name: string
+      readonly size: number | null
+      /** The first 16 hex digits of the file's SHA-256, lower case, or null when the link has none. */
+      readonly sha256: string | null
+    }
+  | { readonly kind: 'served'; readonly session: string | null; readonly signedIn: boolean }
+  | { readonly kind: 'demo' }
+
+export function pageSource(search: string, served: ServedMarker): PageSource {
+  const params = new URLSearchParams(search)
+  if (params.get('ws') !== null) return { kind: 'connect' }
+  const log = params.get('log')
+  if (log !== null) return { kind: 'log', url: log }
+  const file = params.get('file')
+  if (file !== null) {
+    const size = params.get('size')
+    const sha = params.get('sha256')?.toLowerCase() ?? null
+    return {
+      kind: 'file-link',
+      name: file,
+      size: size !== null && /^\d{1,15}$/.test(size) ? Number(size) : null,
+      sha256: sha !== null && /^[0-9a-f]{16}$/.test(sha) ? sha : null,
+    }
+  }
+  if (served !== null) return { kind: 'served', session: params.get('session'), signedIn: served === 'signed-in' }
+  return { kind: 'demo' }
+}
+
+/** The marker the companion server put in the page, if any. */
+export function servedMarker(doc: Pick<Document, 'querySelector'>): ServedMarker {
+  const content = doc.querySelector('meta[name="dsh-lens-served"]')?.getAttribute('content')
+  return content === 'signed-in' || content === 'signed-out' ? content : null
+}

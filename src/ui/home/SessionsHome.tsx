@@ -1,0 +1,298 @@
+/**
+ * The first page of `dsh-lens`: every session under the served paths, grouped by project, newest first, with its
+ * title, project, when it was updated and created, size, event count, a running badge and its children nested under
+ * it. The rows come from headers at once; titles, counts and running fill in as the server scans (its progress is
+ * shown); new sessions and growing logs appear by themselves (`watch-sessions`). `/` focuses the filter, ↑↓ move
+ * between rows, Enter or a click opens one.
+ *
+ * Contract: `[data-testid=sessions-home]` (`data-state` scanning|ready, `data-count`), one `[data-testid=session-row]`
+ * per session shown (`data-session-id`, `data-title`, `data-project`, `data-updated`, `data-created`, `data-events`,
+ * `data-running`, `data-kind`, `data-parent-id`), `[data-testid=sessions-filter]`.
+ */
+
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useStore } from 'zustand'
+import type { LiveController } from '../live/live-controller.ts'
+import { formatBytes } from '../app/format-bytes.ts'
+import { formatCount } from '../shared/format-count.ts'
+import { VisibleText } from '../shared/VisibleText.tsx'
+import { homeGroups, relativeTime, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
+
+/** Rows drawn before the rest of a long list, then rows added per task. */
+const FIRST_SCREEN_ROWS = 40
+const ROWS_PER_TASK = 200
+
+/** The groups cut to their first `count` rows in all. */
+function firstRows(groups: readonly HomeGroup[], count: number): HomeGroup[] {
+  const out: HomeGroup[] = []
+  let left = count
+  for (const group of groups) {
+    if (left <= 0) break
+    out.push(group.rows.length <= left ? group : { ...group, rows: group.rows.slice(0, left) })
+    left -= group.rows.length
+  }
+  return out
+}
+
+/** Relative times are redrawn this often ("3 min ago" must not stay "just now"). */
+const CLOCK_MS = 30_000
+
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS)
+    return () => clearInterval(timer)
+  }, [])
+  return now
+}
+
+function created(ms: number | undefined): string {
+  if (ms === undefined) return ''
+  const date = new Date(ms)
+  const pad = (n: number): string => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
+
+interface RowProps {
+  // The row's parts, not the row: rows are rebuilt on every list change, items only when they changed (memo).
+  readonly item: HomeRow['item']
+  readonly depth: number
+  readonly childCount: number
+  readonly now: number
+  readonly active: boolean
+  onOpen(id: string): void
+  onFocusRow(path: string): void
+}
+
+const SessionRow = memo(function SessionRow({ item, depth, childCount, now, active, onOpen, onFocusRow }: RowProps) {
+  const title = item.title ?? null
+  const fallback = item.prompt ?? (item.scanned === true ? 'no title' : '…')
+  return (
+    <li
+      role="option"
+      aria-selected={active}
+      tabIndex={active ? 0 : -1}
+      data-testid="session-row"
+      data-path={item.path}
+      data-session-id={item.sessionId}
+      data-title={title ?? ''}
+      data-project={item.cwd ?? ''}
+      data-updated={item.mtimeMs}
+      data-created={item.createdAt ?? ''}
+      data-events={item.eventCount ?? ''}
+      data-running={item.running === true}
+      data-kind={item.kind ?? 'root'}
+      data-parent-id={item.parentSession ?? ''}
+      className={`grid cursor-pointer grid-cols-[minmax(0,1fr)_auto_5rem_5rem_6rem_8rem] items-center gap-3 border-b border-line px-3 py-1.5 [contain-intrinsic-size:auto_2.25rem] [content-visibility:auto] hover:bg-accent-soft ${
+        active ? 'bg-accent-soft' : ''
+      }`}
+      onClick={() => onOpen(item.sessionId)}
+      onFocus={() => onFocusRow(item.path)}
+    >
+      <span className="flex min-w-0 items-baseline gap-2" style={{ paddingLeft: `${depth * 1.5}rem` }}>
+        {depth > 0 ? (
+          <span className="shrink-0 text-muted" aria-hidden="true">
+            ↳
+          </span>
+        ) : null}
+        <span className={`truncate ${title === null ? 'text-muted italic' : 'font-medium'}`} title={title ?? fallback}>
+          <VisibleText text={title ?? fallback} />
+        </span>
+        {item.kind !== undefined && item.kind !== 'root' ? (
+          <span className="shrink-0 text-xs text-muted">{item.kind}</span>
+        ) : null}
+        <span className="shrink-0 font-mono text-xs text-muted" title={item.sessionId}>
+          {item.sessionId.replace(/^session-/, '').slice(0, 8)}
+        </span>
+        {item.warning !== undefined || item.headerError !== undefined ? (
+          <span className="shrink-0 text-xs text-warn" title={item.headerError ?? item.warning}>
+            ⚠ {item.headerError !== undefined ? 'header unreadable' : 'not as the harness writes it'}
+          </span>
+        ) : null}
+      </span>
+      <span className="flex items-center gap-2 text-xs">
+        {item.running === true ? (
+          <span className="rounded bg-user px-1.5 py-0.5 font-semibold text-canvas" data-testid="session-running">
+            running
+          </span>
+        ) : null}
+        {childCount > 0 ? (
+          <span className="text-muted" title={`${childCount} subagent or fork session(s) below`}>
+            {childCount} child{childCount === 1 ? '' : 'ren'}
+          </span>
+        ) : null}
+      </span>
+      <span className="text-right text-xs text-muted tabular-nums">
+        {item.eventCount === undefined ? '' : `${formatCount(item.eventCount)} ev`}
+      </span>
+      <span className="text-right text-xs text-muted tabular-nums">{formatBytes(item.sizeBytes)}</span>
+      <span className="text-right text-xs tabular-nums" title={new Date(item.mtimeMs).toISOString()}>
+        {relativeTime(item.mtimeMs, now)}
+      </span>
+      <span className="text-right text-xs text-muted tabular-nums" title="created">
+        {created(item.createdAt)}
+      </span>
+    </li>
+  )
+})
+
+function Notice({ controller, count, signedIn }: { controller: LiveController; count: number; signedIn: boolean }) {
+  const roots = useStore(controller.view, (s) => s.catalog.roots)
+  const listed = useStore(controller.view, (s) => s.catalog.items !== null)
+  const status = useStore(controller.view, (s) => s.status)
+  if (!signedIn && !listed) {
+    return (
+      <p className="my-3 rounded border border-warn bg-warn-soft px-3 py-2" data-testid="sessions-signed-out">
+        This page is not signed in: open the URL that <code>dsh-lens</code> printed (it carries a one-time token), or run{' '}
+        <code>dsh-lens</code> again.
+      </p>
+    )
+  }
+  if (!listed) {
+    return <p className="my-3 text-muted">{status === 'reconnecting' ? 'Reconnecting to dsh-lens…' : 'Listing sessions…'}</p>
+  }
+  if (count > 0) return null
+  const where = roots.map((r) => r.path).join(', ')
+  return (
+    <p className="my-3 rounded border border-line bg-panel px-3 py-2" data-testid="sessions-empty">
+      No sessions were found at <code>{where}</code>: run <code>dsh-lens open PATH</code> or set <code>DSH_HOME</code> to look
+      elsewhere, or drop a session log here.
+    </p>
+  )
+}
+
+export function SessionsHome({ controller, signedIn }: { controller: LiveController; signedIn: boolean }) {
+  const catalog = useStore(controller.view, (s) => s.catalog)
+  const [filter, setFilter] = useState('')
+  const deferredFilter = useDeferredValue(filter)
+  const now = useNow()
+  const filterRef = useRef<HTMLInputElement>(null)
+  const listRef = useRef<HTMLDivElement>(null)
+  const [activePath, setActivePath] = useState<string | null>(null)
+  const items = catalog.items
+  const allGroups = useMemo(() => (items === null ? [] : homeGroups(items.values(), deferredFilter)), [items, deferredFilter])
+  // A first screen of rows at once, then the rest a batch per task: a thousand rows take a while to draw, the top of
+  // the list should not wait for the bottom, and the scan's updates (every 200 ms) must not restart the drawing (a
+  // deferred render of the whole list was restarted by each, and starved).
+  const total = useMemo(() => allGroups.reduce((n, g) => n + g.rows.length, 0), [allGroups])
+  const [limit, setLimit] = useState(FIRST_SCREEN_ROWS)
+  useEffect(() => {
+    if (limit >= total) return
+    const timer = setTimeout(() => setLimit((l) => l + ROWS_PER_TASK), 0)
+    return () => clearTimeout(timer)
+  }, [limit, total])
+  const groups = useMemo(() => (limit >= total ? allGroups : firstRows(allGroups, limit)), [allGroups, limit, total])
+  const rows = useMemo(() => allGroups.flatMap((g) => g.rows), [allGroups])
+  const count = items?.size ?? 0
+  const scan = catalog.scan
+  const scanning = items === null || (scan !== null && scan.scanned < scan.total)
+  const active = rows.find((r) => r.item.path === activePath) ?? null
+  const open = useCallback((id: string) => controller.open(id), [controller])
+
+  useEffect(() => {
+    // `/` focuses the filter from anywhere on the page that is not a text field.
+    const onKeyDown = (event: globalThis.KeyboardEvent): void => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return
+      const target = event.target as HTMLElement | null
+      if (target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return
+      event.preventDefault()
+      filterRef.current?.focus()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [])
+
+  const focusRow = (row: HomeRow | undefined): void => {
+    if (row === undefined) return
+    setActivePath(row.item.path)
+    listRef.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(row.item.path)}"]`)?.focus()
+  }
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    const inFilter = event.target === filterRef.current
+    const at = active === null ? -1 : rows.indexOf(active)
+    if (event.key === 'ArrowDown') {
+      event.preventDefault()
+      focusRow(rows[inFilter ? 0 : Math.min(rows.length - 1, at + 1)])
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault()
+      if (at <= 0) filterRef.current?.focus()
+      else focusRow(rows[at - 1])
+    } else if (event.key === 'Enter') {
+      const row = inFilter ? (active ?? rows[0]) : active
+      if (row === undefined || row === null) return
+      event.preventDefault()
+      controller.open(row.item.sessionId)
+    } else if (event.key === 'Escape' && inFilter && filter !== '') {
+      event.preventDefault()
+      setFilter('')
+    }
+  }
+
+  return (
+    <section
+      data-testid="sessions-home"
+      data-state={scanning ? 'scanning' : 'ready'}
+      data-count={count}
+      data-shown={rows.length}
+      aria-label="Sessions"
+      className="min-h-0 flex-1 overflow-auto bg-canvas"
+      onKeyDown={onKeyDown}
+    >
+      <div className="mx-auto flex w-full max-w-6xl flex-col px-6 py-4">
+        <header className="flex flex-wrap items-center gap-3">
+          <h2 className="text-lg font-semibold">Sessions</h2>
+          <span className="text-xs text-muted tabular-nums" data-testid="sessions-progress">
+            {formatCount(count)} session{count === 1 ? '' : 's'}
+            {scan !== null && scan.scanned < scan.total
+              ? ` · reading logs: ${formatCount(scan.scanned)} of ${formatCount(scan.total)}`
+              : ''}
+          </span>
+          <input
+            ref={filterRef}
+            type="search"
+            data-testid="sessions-filter"
+            aria-label="Filter sessions by title, project or id"
+            placeholder="Filter: title, project or id   ( / )"
+            className="ml-auto w-80 rounded border border-line bg-panel px-2 py-1"
+            value={filter}
+            onChange={(event) => setFilter(event.currentTarget.value)}
+          />
+        </header>
+        <Notice controller={controller} count={count} signedIn={signedIn} />
+        <div ref={listRef} role="listbox" aria-label="Sessions by project">
+          {groups.map((group) => (
+            <section
+              key={group.project}
+              role="group"
+              aria-label={group.project === '' ? 'no project' : group.project}
+              className="mt-4 overflow-hidden rounded border border-line bg-panel"
+            >
+              <h3
+                className="border-b border-line bg-raised px-3 py-1 text-xs font-semibold"
+                title={group.project === '' ? 'sessions whose header has no cwd' : group.project}
+                data-testid="sessions-project"
+              >
+                <VisibleText text={shortProject(group.project)} />
+              </h3>
+              <ul role="presentation">
+                {group.rows.map((row) => (
+                  <SessionRow
+                    key={row.item.path}
+                    item={row.item}
+                    depth={row.depth}
+                    childCount={row.childCount}
+                    now={now}
+                    active={row === active || (active === null && row === rows[0])}
+                    onOpen={open}
+                    onFocusRow={setActivePath}
+                  />
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+        {rows.length === 0 && count > 0 ? <p className="my-3 text-muted">No session matches “{filter}”.</p> : null}
+      </div>
+    </section>
+  )
+}

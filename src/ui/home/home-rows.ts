@@ -1,0 +1,96 @@
+/**
+ * Pure: the sessions home's rows from the server's list. Sessions are grouped by project (the header's `cwd`), the
+ * project with the newest session first and the newest session first inside it; subagents and forks are nested
+ * under their parent (whatever their own cwd), oldest first, and the parent counts them. A filter keeps the sessions
+ * whose title, first prompt, project or id contains it (any case), with the parents that lead to them.
+ */
+
+import type { SessionListItem } from '../../live/protocol.ts'
+
+export interface HomeRow {
+  readonly item: SessionListItem
+  /** 0 for a session listed at the top of its project, 1 and more for children. */
+  readonly depth: number
+  /** Children listed under this row (all of them, filter or not). */
+  readonly childCount: number
+}
+
+export interface HomeGroup {
+  /** The project's cwd, or '' for sessions whose header has none. */
+  readonly project: string
+  readonly rows: readonly HomeRow[]
+}
+
+/** When a session last changed: its log's mtime. */
+function updated(item: SessionListItem): number {
+  return item.mtimeMs
+}
+
+function matches(item: SessionListItem, needle: string): boolean {
+  if (needle === '') return true
+  return [item.title, item.prompt, item.cwd, item.sessionId].some((field) => field?.toLowerCase().includes(needle) === true)
+}
+
+export function homeGroups(items: Iterable<SessionListItem>, filter = ''): HomeGroup[] {
+  const all = [...items]
+  const byId = new Map<string, SessionListItem>()
+  for (const item of all) if (!byId.has(item.sessionId)) byId.set(item.sessionId, item)
+  const children = new Map<string, SessionListItem[]>()
+  const tops: SessionListItem[] = []
+  for (const item of all) {
+    const parent = item.parentSession === undefined ? undefined : byId.get(item.parentSession)
+    // A child whose parent is not listed (or a header that names itself) stands at the top of its project.
+    if (parent === undefined || parent === item) tops.push(item)
+    else children.set(parent.sessionId, [...(children.get(parent.sessionId) ?? []), item])
+  }
+  const needle = filter.trim().toLowerCase()
+  const rowsUnder = (item: SessionListItem, depth: number, seen: Set<SessionListItem>): HomeRow[] => {
+    if (seen.has(item)) return []
+    seen.add(item)
+    const kids = (children.get(item.sessionId) ?? []).sort(
+      (a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || a.path.localeCompare(b.path),
+    )
+    const below = kids.flatMap((kid) => rowsUnder(kid, depth + 1, seen))
+    // Shown when it matches, or when one of its descendants does (so the match keeps its place in the tree).
+    if (!matches(item, needle) && below.length === 0) return []
+    return [{ item, depth, childCount: kids.length }, ...below]
+  }
+  const groups = new Map<string, { newest: number; tops: SessionListItem[] }>()
+  for (const item of tops) {
+    const project = item.cwd ?? ''
+    const group = groups.get(project) ?? { newest: 0, tops: [] }
+    group.tops.push(item)
+    group.newest = Math.max(group.newest, updated(item))
+    groups.set(project, group)
+  }
+  const seen = new Set<SessionListItem>()
+  return [...groups.entries()]
+    .sort(([pa, a], [pb, b]) => b.newest - a.newest || pa.localeCompare(pb))
+    .map(([project, group]) => ({
+      project,
+      rows: group.tops
+        .sort((a, b) => updated(b) - updated(a) || a.path.localeCompare(b.path))
+        .flatMap((item) => rowsUnder(item, 0, seen)),
+    }))
+    .filter((group) => group.rows.length > 0)
+}
+
+/** A cwd as a list shows it: the last two folders, the whole path in a tooltip. */
+export function shortProject(cwd: string): string {
+  if (cwd === '') return '(no project)'
+  const parts = cwd.split(/[\\/]/).filter((p) => p !== '')
+  return parts.length <= 2 ? cwd : `…/${parts.slice(-2).join('/')}`
+}
+
+/** "just now", "3 min ago", "5 h ago", "2 days ago", then the date. */
+export function relativeTime(ms: number, now: number): string {
+  const seconds = Math.round((now - ms) / 1000)
+  if (seconds < 45) return 'just now'
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 24) return `${hours} h ago`
+  const days = Math.round(hours / 24)
+  if (days < 14) return `${days} day${days === 1 ? '' : 's'} ago`
+  return new Date(ms).toISOString().slice(0, 10)
+}
