@@ -22,6 +22,7 @@ const USAGE = `usage:
                                     full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
   lens request FILE --step T.S --json | --list --json
                                     the request the harness built for a step and its diff with the previous step; or every step
+  lens compactions FILE --json      every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input.`
 
 class UsageError extends Error {}
@@ -64,6 +65,14 @@ async function main(argv: string[]): Promise<number> {
         return await runRequest(rest)
       } catch (error) {
         throw error instanceof RequestUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'compactions': {
+      const { runCompactions, CompactionsUsageError } = await import('./compactions-json.ts')
+      try {
+        return await runCompactions(rest)
+      } catch (error) {
+        throw error instanceof CompactionsUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

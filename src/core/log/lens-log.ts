@@ -96,6 +96,8 @@ export class LensLog {
   readonly repair = new RepairTracker()
   /** Event indices of `request/header` events, in log order: the request view finds the header in force by binary search. */
   readonly requestHeaders = new Int32Vector(16)
+  /** Event indices of `todo/write` and `goal/change` (the todo list and goal in force: what a compaction may forget). */
+  readonly stateEvents = new Int32Vector(16)
 
   private readonly decoder: SessionDecoder
   private readonly records = new RecordStore()
@@ -398,6 +400,7 @@ export class LensLog {
     this.compactions.observe(event, index)
     this.turns.observe(event, index)
     if (event.type === 'request/header') this.requestHeaders.push(index)
+    else if (event.type === 'todo/write' || event.type === 'goal/change') this.stateEvents.push(index)
     this.repair.observe(event)
     const kind = rowKindOf(event)
     if (kind === RowKind.ChunkRun) {
