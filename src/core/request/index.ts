@@ -15,3 +15,4 @@ export {
 } from './request-rejections.ts'
 export { sweepRequests, type SweptRequest } from './rejection-sweep.ts'
 export { wireShapeOf, type WireShape } from './wire-shape.ts'
+export { stepsInRanges, stepMarks, type StepMark, type SpanSteps } from './steps-in-ranges.ts'
