@@ -1,6 +1,6 @@
 /** The page: top bar, verdict banner, the three resizable columns, and the timeline; drop a log anywhere. */
 
-import { useRef, useState, type DragEvent } from 'react'
+import { useCallback, useRef, useState, type DragEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
 import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
@@ -18,6 +18,7 @@ import { TopBar } from './TopBar.tsx'
 import { SearchPanel } from '../search/SearchPanel.tsx'
 import { handleDrop } from '../sessions/drop-sources.ts'
 import { SessionsPanel } from '../sessions/SessionsPanel.tsx'
+import { ShortcutsHelp } from './ShortcutsHelp.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
 import { useTheme } from './use-theme.ts'
@@ -28,9 +29,11 @@ export function App() {
   const [f0, f1] = useLensStore(selectPaneFractions)
   const mainRef = useRef<HTMLElement>(null)
   const [dragOver, setDragOver] = useState(false)
+  const [helpOpen, setHelpOpen] = useState(false)
+  const openHelp = useCallback(() => setHelpOpen(true), [])
   useTheme()
   useHashSync()
-  useGlobalKeys()
+  useGlobalKeys(openHelp)
 
   const onDragOver = (event: DragEvent<HTMLDivElement>): void => {
     if (!event.dataTransfer.types.includes('Files')) return
@@ -56,7 +59,7 @@ export function App() {
       }}
       onDrop={onDrop}
     >
-      <TopBar />
+      <TopBar onHelp={openHelp} />
       <SearchPanel />
       <LiveConnect />
       <RejectBanner />
@@ -99,6 +102,7 @@ export function App() {
       <ContextChartStrip />
       <TimelineScrubber />
       <SessionsPanel />
+      {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
       {dragOver ? (
         <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
           Drop a session.jsonl or session.jsonl.zstd to open it

@@ -11,7 +11,7 @@ import { formatCount } from '../shared/format-count.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
-export function TopBar() {
+export function TopBar({ onHelp }: { onHelp: () => void }) {
   const store = useLensStoreApi()
   const loadState = useLensStore(selectLoadState)
   const progress = useLensStore(selectProgress)
@@ -71,6 +71,9 @@ export function TopBar() {
         />
         <button type="button" className={BUTTON} onClick={() => input.current?.click()}>
           Open log…
+        </button>
+        <button type="button" className={BUTTON} data-testid="shortcuts-button" onClick={onHelp} title="Keyboard shortcuts (?)">
+          Keys
         </button>
         <button
           type="button"

@@ -11,6 +11,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import type { SearchSpec } from '../../protocol/search.ts'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { HighlightedSnippet } from './HighlightedSnippet.tsx'
+import { isTextField } from '../app/shortcuts.ts'
 import { focusesSearch, searchBoxAction } from './search-keys.ts'
 import { formatCount } from '../shared/format-count.ts'
 
@@ -35,10 +36,7 @@ export function SearchPanel() {
 
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent): void => {
-      const target = event.target as HTMLElement | null
-      const inTextField =
-        target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)
-      if (!focusesSearch(event, inTextField)) return
+      if (!focusesSearch(event, isTextField(event.target))) return
       event.preventDefault()
       input.current?.focus()
       input.current?.select()
@@ -49,7 +47,7 @@ export function SearchPanel() {
 
   const set = (patch: Partial<SearchSpec>): void => store.getState().setSearch(patch)
   const onBoxKey = (event: KeyboardEvent<HTMLInputElement>): void => {
-    const action = searchBoxAction(event.key, event.shiftKey)
+    const action = searchBoxAction(event)
     if (action === null) return
     event.preventDefault()
     if (action.kind === 'clear') store.getState().clearSearch()

@@ -13,6 +13,7 @@ import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { flowElementsBuilder, graphBounds, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 import { ReplaceFlow } from './ReplaceFlow.tsx'
+import { shortcutFor } from '../../app/shortcuts.ts'
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
@@ -70,7 +71,7 @@ export function ReplaceGraphPane() {
   const onNodeClick: NodeMouseHandler<ReplaceFlowNode> = (_event, node) => pick(node)
   // React Flow makes nodes focusable (Tab); Enter on a focused node acts like a click.
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    if (event.key !== 'Enter' && event.key !== ' ') return
+    if (shortcutFor('graph', event) !== 'pick') return
     const id = (document.activeElement as HTMLElement | null)?.closest('.react-flow__node')?.getAttribute('data-id')
     if (id == null) return
     event.preventDefault()
