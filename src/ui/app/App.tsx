@@ -99,8 +99,11 @@ export function App() {
           </div>
         </div>
       </main>
-      <ContextChartStrip />
-      <TimelineScrubber />
+      {/* A landmark of its own: everything on the page is in one (header, search, main, this, the drawer). */}
+      <section aria-label="Timeline" className="flex flex-col">
+        <ContextChartStrip />
+        <TimelineScrubber />
+      </section>
       <SessionsPanel />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
       {dragOver ? (

@@ -151,11 +151,13 @@ export function VirtualList(props: VirtualListProps) {
 
   const activeInRange = activeIndex !== null && activeIndex >= 0 && activeIndex < count
   return (
+    // A listbox must hold options: an empty list is a group that says so; rows still on their way make it busy.
     <div
       ref={scrollRef}
-      role="listbox"
+      role={count > 0 ? 'listbox' : 'group'}
       aria-label={props.label}
-      tabIndex={0}
+      aria-busy={count > 0 && items.length === 0 ? true : undefined}
+      tabIndex={count > 0 ? 0 : -1}
       aria-activedescendant={activeInRange ? `${props.idPrefix}-${activeIndex}` : undefined}
       onKeyDown={onKeyDown}
       onWheel={stopFollowingKey}

@@ -81,7 +81,10 @@ export function RequestHeaderInfo({ request, onSeq }: { request: StepRequestView
           <summary className="cursor-pointer text-muted">
             system prompt <span className="tabular-nums">({formatCount(systemText.length)} chars)</span>
           </summary>
-          <pre className="mt-1 max-h-56 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1.5 font-mono text-[11px]">
+          <pre
+            tabIndex={0}
+            className="mt-1 max-h-56 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1.5 font-mono text-[11px]"
+          >
             {systemText}
           </pre>
         </details>
