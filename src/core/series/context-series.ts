@@ -172,7 +172,6 @@ export class ContextSeries {
       this.nodeTokens,
     ].reduce((sum, v) => sum + v.byteLength, 0)
   }
-
 }
 
 /**
