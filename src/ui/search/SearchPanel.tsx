@@ -14,6 +14,7 @@ import { HighlightedSnippet } from './HighlightedSnippet.tsx'
 import { isTextField } from '../app/shortcuts.ts'
 import { focusesSearch, searchBoxAction } from './search-keys.ts'
 import { formatCount } from '../shared/format-count.ts'
+import { VisibilityWords } from '../shared/VisibilityWords.tsx'
 
 const FIELD = 'rounded border border-line bg-canvas px-1.5 py-0.5 text-xs'
 const RESULT_ROW_PX = 25
@@ -138,6 +139,13 @@ export function SearchPanel() {
           </span>
         ) : null}
       </div>
+      {results !== null && results.error === null && results.visibleSteps !== null && results.total > 0 ? (
+        <VisibilityWords
+          spans={results.visibleSteps}
+          testId="search-visible-text"
+          className="border-t border-line px-3 py-0.5 text-xs"
+        />
+      ) : null}
       {results !== null && results.error === null ? (
         <div
           data-testid="search-results"
