@@ -48,7 +48,8 @@ export function SummaryForgot({ seq }: { seq: number }) {
   const items = itemsOf(answer)
   const go = (to: number) => void store.getState().selectSeq(to, 'inspector', true)
   return (
-    <section
+    <div
+      role="group"
       aria-label="Not mentioned in the summary"
       data-testid="summary-forgot"
       data-count={items.length}
@@ -79,6 +80,6 @@ export function SummaryForgot({ seq }: { seq: number }) {
           ))}
         </ul>
       ) : null}
-    </section>
+    </div>
   )
 }

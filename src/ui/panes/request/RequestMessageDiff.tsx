@@ -57,7 +57,8 @@ export function RequestMessageDiff({ step, onSeq }: { step: { turn: number; step
   )
   if (answer === undefined || answer === null) return null
   return (
-    <section
+    <div
+      role="group"
       aria-label="What changed in a message"
       data-testid="request-message-diff"
       data-seq={answer.seq}
@@ -91,6 +92,6 @@ export function RequestMessageDiff({ step, onSeq }: { step: { turn: number; step
           ))}
         </pre>
       )}
-    </section>
+    </div>
   )
 }

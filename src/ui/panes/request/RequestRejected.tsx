@@ -19,7 +19,8 @@ export function RequestRejected({ request, onSeq }: { request: StepRequestView; 
   if (rejected.length === 0) return null
   const codes = REJECTION_CODES.filter((code) => rejected.some((r) => r.code === code))
   return (
-    <section
+    <div
+      role="group"
       aria-label="Provider rules this request breaks"
       data-testid="request-rejected"
       data-codes={codes.join(',')}
@@ -49,7 +50,7 @@ export function RequestRejected({ request, onSeq }: { request: StepRequestView; 
           </div>
         )
       })}
-    </section>
+    </div>
   )
 }
 
