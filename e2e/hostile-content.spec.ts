@@ -197,7 +197,7 @@ async function clickThrough(
   await shows(page.getByTestId('inspector-json'), 'reasoning')
   await shows(page.getByTestId('inspector-json'), 'tool-args')
   // The reasoning is collapsed: open it.
-  await page.getByTestId('transcript-pane').locator('details summary').first().click()
+  await page.getByTestId('transcript-pane').getByTestId('reasoning-toggle').first().click()
   await shows(transcript, 'reasoning')
   await snapshot()
 

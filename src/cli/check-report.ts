@@ -1,6 +1,6 @@
 /** The human-readable `check` report: what is in the log, and every defect with its line and seq. */
 
-import { INVARIANT_CODES, type LensLog } from '../core/index.ts'
+import { INVARIANT_CODES, REJECTION_CODES, stepList, type LensLog, type StepListEntry } from '../core/index.ts'
 
 const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)
 
@@ -65,5 +65,29 @@ export function checkReport(path: string, log: LensLog): string {
       `    ${d.severity.padEnd(7)} ${where}: [${d.code}] ${d.message}${d.detail !== undefined ? `\n              ${d.detail}` : ''}`,
     )
   }
+  out.push(rejectedStepsLine(stepList(log)))
   return out.join('\n') + '\n'
+}
+
+/**
+ * The report's last line: which steps' requests a provider would refuse (the core's per-step rules, not where a
+ * diagnostic was raised), as runs of consecutive steps, with the rules broken.
+ */
+export function rejectedStepsLine(steps: readonly StepListEntry[]): string {
+  const runs: string[] = []
+  const codes = new Set<string>()
+  let count = 0
+  for (let p = 0; p < steps.length; p++) {
+    if ((steps[p] as StepListEntry).rejected.length === 0) continue
+    let q = p
+    while (q + 1 < steps.length && (steps[q + 1] as StepListEntry).rejected.length > 0) q++
+    for (let k = p; k <= q; k++) for (const code of (steps[k] as StepListEntry).rejected) codes.add(code)
+    const name = (k: number) => `${(steps[k] as StepListEntry).turn}.${(steps[k] as StepListEntry).step}`
+    runs.push(p === q ? name(p) : `${name(p)}–${name(q)}`)
+    count += q - p + 1
+    p = q
+  }
+  if (count === 0) return `  requests     no step's request breaks a provider rule (${steps.length} step(s) checked)`
+  const rules = REJECTION_CODES.filter((code) => codes.has(code)).join(', ')
+  return `  requests     a provider would reject the requests of ${count} of ${steps.length} step(s): ${runs.join(', ')} (${rules})`
 }

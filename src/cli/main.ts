@@ -15,7 +15,7 @@ const USAGE = `usage:
   dsh-lens [open] [PATH | SESSION-ID] [--port N] [--no-open]
                                          serve your dsh sessions ($DSH_HOME/sessions or ~/.dsh/sessions), or the
                                          file, directory or session named, and open them in the browser
-  dsh-lens check FILE                    human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable
+  dsh-lens check FILE                    human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
   dsh-lens fold FILE --json [--at SEQ]   the strict fold as one JSON object
   dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
                                          companion server for the Connect flow: the viewer plus live tailing over WebSocket
@@ -25,6 +25,7 @@ const USAGE = `usage:
                                          full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
   dsh-lens request FILE --step T.S --json | --list --json
                                          the request the harness built for a step and its diff with the previous step; or every step
+  dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -67,6 +68,14 @@ async function main(argv: string[]): Promise<number> {
         return await runRequest(rest)
       } catch (error) {
         throw error instanceof RequestUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'compactions': {
+      const { runCompactions, CompactionsUsageError } = await import('./compactions-json.ts')
+      try {
+        return await runCompactions(rest)
+      } catch (error) {
+        throw error instanceof CompactionsUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

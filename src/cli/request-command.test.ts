@@ -1,8 +1,15 @@
-/** `lens request` through a real child process: the contract's keys, --list, and exit 2 for an unknown step. */
+/**
+ * `lens request` through a real child process: the contract's keys, --list, exit 2 for an unknown step, and the
+ * provider rules a step's request breaks (`rejected`) on a copy of a real fixture with one tool result removed,
+ * with `lens check`'s last line naming those steps.
+ */
 
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { dropEvent, firstToolResultSeq } from '../test-support/drop-event.ts'
 import { FIXTURE_DIR, fixturesAvailable } from '../test-support/shared-fixtures.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
@@ -56,5 +63,33 @@ describe.runIf(fixturesAvailable())('lens request', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1)
       expect(result.stderr).toMatch(/^dsh-lens: /)
     }
+  })
+
+  it('rejected: [] per step on the fixture as logged; the steps after a removed tool result name the rule', () => {
+    const clean = JSON.parse(lens(['request', file, '--list', '--json']).stdout) as { steps: { rejected: unknown }[] }
+    for (const step of clean.steps) expect(step.rejected).toStrictEqual([])
+    const text = readFileSync(join(FIXTURE_DIR, 'acp--bash-tool-turn--session.jsonl'), 'utf8')
+    const broken = join(mkdtempSync(join(tmpdir(), 'lens-request-')), 'broken.jsonl')
+    writeFileSync(broken, dropEvent(text, firstToolResultSeq(text) as number))
+    const list = JSON.parse(lens(['request', broken, '--list', '--json']).stdout) as { steps: Record<string, unknown>[] }
+    expect(list.steps.map((s) => [`${String(s['turn'])}.${String(s['step'])}`, s['rejected']])).toStrictEqual([
+      ['1.1', []],
+      ['1.2', ['unanswered-tool-call']],
+    ])
+    expect(Object.keys(list.steps[1] as object)).toStrictEqual(['turn', 'step', 'atSeq', 'messageCount', 'usage', 'rejected'])
+    const step = JSON.parse(lens(['request', broken, '--step', '1.2', '--json']).stdout) as { rejected: unknown }
+    expect(step.rejected).toStrictEqual([
+      {
+        code: 'unanswered-tool-call',
+        index: 2,
+        seq: 64,
+        message: 'tool call call_00_fkbBRJsUrGKd1pWVc4Gn8233 of message 2 (seq 64) has no tool result right after it',
+      },
+    ])
+    const check = lens(['check', broken]).stdout.trimEnd().split('\n')
+    expect(check.at(-1)).toBe('  requests     a provider would reject the requests of 1 of 2 step(s): 1.2 (unanswered-tool-call)')
+    expect(lens(['check', file]).stdout.trimEnd().split('\n').at(-1)).toBe(
+      "  requests     no step's request breaks a provider rule (3 step(s) checked)",
+    )
   })
 })

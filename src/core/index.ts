@@ -53,3 +53,4 @@ export {
   type IndexRange,
 } from './search/index.ts'
 export * from './request/index.ts'
+export * from './forgot/index.ts'

@@ -5,7 +5,7 @@
  * Trust: the log's content is untrusted, but it never travels as markup; every string here is rendered as text.
  */
 
-import type { Diagnostic, ReplacementKind } from '../core/index.ts'
+import type { Diagnostic, ReplacementKind, SpanSteps } from '../core/index.ts'
 import type { HiddenCounts } from '../core/text/hidden-chars.ts'
 import type { ReplacementInfo } from './log-summary.ts'
 
@@ -87,6 +87,9 @@ export interface EventDetail {
   readonly counterpartRows: { readonly messages: number; readonly all: number } | null
   readonly replacement: ReplacementInfo | null
   readonly diagnostics: readonly Diagnostic[]
+  /** When it was on the model surface (entry through the event before its replacement, or the end), with the steps
+   * whose request carried it; null when it never was. */
+  readonly lifespanSteps: SpanSteps | null
 }
 
 /** Which of an event's texts: the event as read (upgraded when legacy) or the record as on disk. */

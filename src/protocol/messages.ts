@@ -20,7 +20,15 @@ import type {
 } from './event-views.ts'
 import type { CursorSnapshot, FirstWindow, LoadProgress, LogSummary } from './log-summary.ts'
 import type { SearchBatch, SearchSpec } from './search.ts'
-import type { StepListAnswer, StepRequestAnswer, StepRequestJsonText, StepTarget } from './step-request.ts'
+import type { CompactionForgot, RejectionCode } from '../core/index.ts'
+import type {
+  MessageDiffAnswer,
+  StepListAnswer,
+  StepRef,
+  StepRequestAnswer,
+  StepRequestJsonText,
+  StepTarget,
+} from './step-request.ts'
 
 /** Bumped whenever a message shape changes; both sides refuse a mismatch. */
 export const PROTOCOL_VERSION = 2
@@ -69,6 +77,9 @@ export type LensRequest =
   | (Query & { readonly type: 'step-request'; readonly target: StepTarget; readonly have: string | null })
   | (Query & { readonly type: 'step-list' })
   | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
+  | (Query & { readonly type: 'request-message-diff'; readonly turn: number; readonly step: number })
+  | (Query & { readonly type: 'first-rejecting-step'; readonly code: RejectionCode; readonly seq: number })
+  | (Query & { readonly type: 'summary-forgot'; readonly seq: number })
   | (Query & { readonly type: 'context-series' } & ContextSeriesArgs)
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
@@ -88,6 +99,12 @@ export interface QueryResults {
   'step-request': StepRequestAnswer
   'step-list': StepListAnswer
   'step-request-json': StepRequestJsonText
+  /** The text diff of the step's first changed message, or null (no previous step, or no message changed in place). */
+  'request-message-diff': MessageDiffAnswer | null
+  /** The first step, at or after `seq`, whose request breaks rule `code`; null when none does. */
+  'first-rejecting-step': StepRef | null
+  /** What the compaction summary at `seq` does not mention; null when `seq` is no summary. */
+  'summary-forgot': CompactionForgot | null
   'context-series': ContextSeriesAnswer
 }
 
@@ -136,6 +153,9 @@ const REQUEST_TYPES = {
   'step-request': true,
   'step-list': true,
   'step-request-json': true,
+  'request-message-diff': true,
+  'first-rejecting-step': true,
+  'summary-forgot': true,
   'context-series': true,
   search: true,
   'search-more': true,

@@ -1,6 +1,6 @@
 /** A full-text search on the wire: the query, and the slices of results (the core's `SearchMatch`es) streamed back. */
 
-import type { IndexRange, SearchMatch } from '../core/index.ts'
+import type { IndexRange, SearchMatch, SpanSteps } from '../core/index.ts'
 
 /** A full-text search (src/core/search): the query and its filters (`null` / empty: no filter). */
 export interface SearchSpec {
@@ -33,6 +33,8 @@ export interface SearchBatch {
   readonly visible: readonly IndexRange[]
   /** Events regex mode did not read in full. */
   readonly cutEvents: number
+  /** Once `done`: each range of `visible` with its seqs and the steps whose request carried a match; else null. */
+  readonly visibleSteps: readonly SpanSteps[] | null
 }
 
 /** Result rows a search sends at most (the main thread holds no more); the count stays exact. */

@@ -52,3 +52,36 @@ export interface StepRequestJsonText {
   readonly text: string
   readonly fileName: string
 }
+
+/** One run of a message diff: lines kept, added or removed, or a run of unchanged lines left out (`skipped`). */
+export interface MessageDiffPart {
+  readonly kind: 'same' | 'added' | 'removed' | 'skipped'
+  /** The run's text (empty when skipped), cut to the first `PART_TEXT_MAX` characters. */
+  readonly text: string
+  readonly lines: number
+  /** Characters of the run not sent. */
+  readonly cut: number
+}
+
+/** The text diff of the first message of a request that differs from the one at its position in the previous request. */
+export interface MessageDiffAnswer {
+  /** Its position in both requests, its seq now and the seq there before. */
+  readonly index: number
+  readonly seq: number
+  readonly previousSeq: number
+  readonly previousStep: string
+  /** Null when the two texts are too different to diff in bounded time. */
+  readonly parts: readonly MessageDiffPart[] | null
+  readonly removedLines: number
+  readonly addedLines: number
+  readonly beforeChars: number
+  readonly afterChars: number
+  /** A text was longer than the part diffed. */
+  readonly clipped: boolean
+}
+
+/** A step, as `T.S`. */
+export interface StepRef {
+  readonly turn: number
+  readonly step: number
+}

@@ -71,6 +71,38 @@ export class LogBuilder {
     }
   }
 
+  /** A summarizing compaction of the current surface nodes `from..to` (positions), as compaction-basic writes it. */
+  protected compactRange(from: number, to: number): void {
+    const range = this.surface.slice(from, to + 1)
+    const compactionId = this.id('compaction')
+    const startSeq = this.add('compaction/start', { compactionId, turn: this.turn === 0 ? null : this.turn })
+    const shadowedSeqs = range.map((n) => n.seq)
+    const summarySeq = this.add('compaction/summary', {
+      compactionId,
+      summary: [{ type: 'text', text: 'summary' }],
+      shadowedRange: { start: shadowedSeqs[0], end: shadowedSeqs.at(-1) },
+      shadowedSeqs,
+      shadowedTokenCount: 100,
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    })
+    const seq = this.add(
+      'user/message',
+      {
+        id: this.id('checkpoint'),
+        role: 'user',
+        content: [{ type: 'text', text: 'summary' }],
+        source: { kind: 'plugin', plugin: 'compact', compactionId },
+      },
+      {
+        op: { op: 'replace', start: shadowedSeqs[0], end: shadowedSeqs.at(-1) },
+        sources: [startSeq, summarySeq, ...shadowedSeqs],
+      },
+    )
+    this.add('compaction/end', { compactionId, turn: this.turn === 0 ? null : this.turn })
+    this.surface.splice(from, to - from + 1, { seq, tool: false })
+  }
+
   apply(step: BuildStep): void {
     switch (step.kind) {
       case 'user': {
@@ -171,35 +203,7 @@ export class LogBuilder {
       case 'compact': {
         if (this.surface.length === 0) return
         const from = step.from % this.surface.length
-        const to = Math.min(this.surface.length - 1, from + (step.length % 6))
-        const range = this.surface.slice(from, to + 1)
-        const compactionId = this.id('compaction')
-        const startSeq = this.add('compaction/start', { compactionId, turn: this.turn === 0 ? null : this.turn })
-        const shadowedSeqs = range.map((n) => n.seq)
-        const summarySeq = this.add('compaction/summary', {
-          compactionId,
-          summary: [{ type: 'text', text: 'summary' }],
-          shadowedRange: { start: shadowedSeqs[0], end: shadowedSeqs.at(-1) },
-          shadowedSeqs,
-          shadowedTokenCount: 100,
-          provider: 'deepseek',
-          model: 'deepseek-chat',
-        })
-        const seq = this.add(
-          'user/message',
-          {
-            id: this.id('checkpoint'),
-            role: 'user',
-            content: [{ type: 'text', text: 'summary' }],
-            source: { kind: 'plugin', plugin: 'compact', compactionId },
-          },
-          {
-            op: { op: 'replace', start: shadowedSeqs[0], end: shadowedSeqs.at(-1) },
-            sources: [startSeq, summarySeq, ...shadowedSeqs],
-          },
-        )
-        this.add('compaction/end', { compactionId, turn: this.turn === 0 ? null : this.turn })
-        this.surface.splice(from, to - from + 1, { seq, tool: false })
+        this.compactRange(from, Math.min(this.surface.length - 1, from + (step.length % 6)))
         return
       }
       case 'prune': {

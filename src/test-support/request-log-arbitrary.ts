@@ -18,11 +18,11 @@ import {
   type RequestStepScript,
 } from './request-log-builder.ts'
 
-const text = fc.string({ maxLength: 6 })
+export const text = fc.string({ maxLength: 6 })
 const range = fc.record({ from: fc.nat({ max: 40 }), length: fc.nat({ max: 8 }) })
 
 /** `arb` once in `oneIn` draws, else null. */
-const oneIn = <T>(n: number, arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
+export const oneIn = <T>(n: number, arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
   fc.oneof({ weight: 1, arbitrary: arb }, { weight: n - 1, arbitrary: fc.constant(null) })
 
 /** Each field kept (null) 4 times in 5: a write changes one field, several, or none (the same header again). */
@@ -37,7 +37,7 @@ const headerArb: fc.Arbitrary<HeaderEdit> = fc.record({
   leftover: keep(fc.boolean()),
 })
 
-const outputArb: fc.Arbitrary<ProviderOutput> = fc.oneof(
+export const outputArb: fc.Arbitrary<ProviderOutput> = fc.oneof(
   { weight: 6, arbitrary: fc.constant<ProviderOutput>('stream') },
   { weight: 2, arbitrary: fc.constant<ProviderOutput>('message') },
   { weight: 1, arbitrary: fc.constant<ProviderOutput>('max-tokens') },
@@ -45,7 +45,7 @@ const outputArb: fc.Arbitrary<ProviderOutput> = fc.oneof(
   { weight: 1, arbitrary: fc.constant<ProviderOutput>('none') },
 )
 
-const requestStepArb = (close: boolean, output = outputArb): fc.Arbitrary<RequestStepScript> =>
+export const requestStepArb = (close: boolean, output = outputArb): fc.Arbitrary<RequestStepScript> =>
   fc.record({
     kind: fc.constant('request-step' as const),
     users: fc.array(text, { maxLength: 2 }),
@@ -68,7 +68,7 @@ const requestStepArb = (close: boolean, output = outputArb): fc.Arbitrary<Reques
     close: fc.constant(close),
   })
 
-const itemArb: fc.Arbitrary<RequestScriptItem> = fc.oneof(
+export const itemArb: fc.Arbitrary<RequestScriptItem> = fc.oneof(
   { weight: 8, arbitrary: requestStepArb(true) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('user' as const), text }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('log-only' as const), which: fc.nat({ max: 3 }) }) },

@@ -58,10 +58,22 @@ export interface RequestStepScript {
   prune: number | null
   lateUser: string | null
   close: boolean
+  /** A pairing or text defect a provider refuses (absent or null: none), injected into this step's output. */
+  defect?: StepDefect | null
 }
 
+/**
+ * What a broken log does wrong in one step: a result for a call nobody made; a call left without its result; a
+ * call id reused (from an earlier call still on the surface, or within the message); an empty call id; a lone
+ * surrogate in a user message; a user message between the calls and their results.
+ */
+export type StepDefect = 'orphan' | 'unanswered' | 'duplicate' | 'empty-id' | 'surrogate' | 'user-between'
+
 export type RequestScriptItem =
-  RequestStepScript | Extract<BuildStep, { kind: 'user' | 'log-only' | 'compact' | 'prune' | 'turn-boundary' }>
+  | RequestStepScript
+  | Extract<BuildStep, { kind: 'user' | 'log-only' | 'compact' | 'prune' | 'turn-boundary' }>
+  /** A compaction of the whole surface into one summary: it takes every broken pairing off. */
+  | { kind: 'compact-all' }
 
 /** What a step's request must be, from the script. */
 export interface ModelStep {
@@ -169,9 +181,18 @@ export class RequestLogBuilder extends LogBuilder {
     this.append('user/message', { id: this.id('u'), role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } })
   }
 
+  /** Every tool-call id made so far (a `duplicate` defect reuses one). */
+  private readonly callIds: string[] = []
+  /** Event index of each `compact-all` checkpoint. */
+  readonly repairs: number[] = []
+
   applyItem(item: RequestScriptItem): void {
     if (item.kind === 'request-step') this.requestStep(item)
-    else this.tracked(() => this.apply(item))
+    else if (item.kind === 'compact-all') {
+      if (this.surface.length === 0) return
+      this.tracked(() => this.compactRange(0, this.surface.length - 1))
+      this.repairs.push(this.events.length - 2)
+    } else this.tracked(() => this.apply(item))
   }
 
   /** Close the bookkeeping of a step left open at the end of the log: its request is everything so far. */
@@ -204,6 +225,7 @@ export class RequestLogBuilder extends LogBuilder {
     this.step = ++this.stepNumber
     const startIndex = this.add('step/start', { turn: this.turn, step: this.step })
     for (const text of s.users) this.userMessage(text)
+    if (s.defect === 'surrogate') this.userMessage(`${s.text}\ud800`)
     if (s.compactBefore !== null) this.tracked(() => this.apply({ kind: 'compact', ...s.compactBefore! }))
     if (s.header !== null) {
       const base = this.header?.choice ?? FIRST_HEADER
@@ -258,6 +280,13 @@ export class RequestLogBuilder extends LogBuilder {
       return
     }
     const calls = s.output === 'max-tokens' ? [] : Array.from({ length: s.calls }, () => this.id('call'))
+    if (s.defect === 'empty-id' && calls.length > 0) calls[0] = ''
+    if (s.defect === 'duplicate' && calls.length > 0) {
+      const earlier = this.callIds.at(-1)
+      if (earlier !== undefined) calls[calls.length - 1] = earlier
+      else if (calls.length > 1) calls[1] = calls[0] as string
+    }
+    this.callIds.push(...calls.filter((id) => id !== ''))
     const content: Record<string, unknown>[] = []
     if (s.output !== 'max-tokens' && (s.text !== '' || calls.length === 0))
       content.push(s.reasoning ? { type: 'reasoning', text: s.text } : { type: 'text', text: s.text })
@@ -305,7 +334,9 @@ export class RequestLogBuilder extends LogBuilder {
     )
     if (content.length === 0) this.derivesNothing.add(seq)
     step.usage = usage
-    for (const callId of calls) {
+    if (s.defect === 'user-between' && calls.length > 0) this.userMessage('between')
+    const answered = s.defect === 'unanswered' ? calls.slice(0, -1) : calls
+    for (const callId of answered) {
       const callSeq = this.add('tool/call', {
         turn: this.turn,
         step: this.step,
@@ -314,6 +345,11 @@ export class RequestLogBuilder extends LogBuilder {
         arguments: '{"command":"ls"}',
       })
       this.append('tool/result', this.toolResultData(callId, s.resultSize), [callSeq], true)
+    }
+    if (s.defect === 'orphan') {
+      const ghost = this.id('ghost')
+      const callSeq = this.add('tool/call', { turn: this.turn, step: this.step, callId: ghost, name: 'bash', arguments: '{}' })
+      this.append('tool/result', this.toolResultData(ghost, s.resultSize), [callSeq], true)
     }
     if (s.prune !== null) this.tracked(() => this.apply({ kind: 'prune', pick: s.prune! }))
   }

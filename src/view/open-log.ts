@@ -7,7 +7,15 @@
  * re-implements fold semantics. Events are addressed by index (= seq for a valid log).
  */
 
-import { DeriveOutcome, LensLog, loadContentChecksum, type ContentChecksum, type RowList } from '../core/index.ts'
+import {
+  DeriveOutcome,
+  LensLog,
+  loadContentChecksum,
+  stepsInRanges,
+  type ContentChecksum,
+  type RowList,
+  type SpanSteps,
+} from '../core/index.ts'
 import { ContextSeries } from '../core/series/context-series.ts'
 import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
 import {
@@ -384,7 +392,18 @@ export class OpenLog {
       counterpartRows,
       replacement,
       diagnostics: log.diagnostics.filter((d) => d.index === index).slice(0, 100),
+      lifespanSteps: this.lifespanSteps(node),
     }
+  }
+
+  /** When node `node` was on the surface, with the steps whose request carried it (null: not a surface node). */
+  private lifespanSteps(node: number): SpanSteps | null {
+    if (node === -1) return null
+    const timeline = this.log.fold.timeline
+    const by = timeline.shadowedBy(node)
+    const from = timeline.indexOf(node)
+    const to = by === -1 ? this.log.length - 1 : timeline.indexOf(by) - 1
+    return to < from ? null : (stepsInRanges(this.log, [{ from, to }])[0] ?? null)
   }
 
   /** A piece of the selected event's JSON (`field` raw or on disk) for the inspector's "Show more" and copy. */

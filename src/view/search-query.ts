@@ -5,7 +5,7 @@
  * one (its pending pulls answer `superseded`). A live log keeps growing: a finished search scans on when pulled.
  */
 
-import { LogSearch, compileMatcher, type LensLog, type SearchFilters, type SearchMatch } from '../core/index.ts'
+import { LogSearch, compileMatcher, stepsInRanges, type LensLog, type SearchFilters, type SearchMatch } from '../core/index.ts'
 import { SEARCH_ROWS_MAX, SEARCH_VISIBLE_MAX, type SearchBatch, type SearchSpec } from '../protocol/search.ts'
 
 /** Work per slice in the worker: short, so a query behind it waits at most this long. */
@@ -82,7 +82,8 @@ export class SearchQueries {
         matches.push(m)
       }
     }
-    const visible = search.visible()
+    const all = search.visible()
+    const visible = all.length > SEARCH_VISIBLE_MAX ? all.slice(0, SEARCH_VISIBLE_MAX) : all
     return {
       searchId: running.id,
       superseded: false,
@@ -93,8 +94,10 @@ export class SearchQueries {
       scanned: search.scannedEvents,
       length: running.log.length,
       done: search.done,
-      visible: visible.length > SEARCH_VISIBLE_MAX ? visible.slice(0, SEARCH_VISIBLE_MAX) : visible,
+      visible,
       cutEvents: search.cutEvents,
+      // Said in words once the search is done (its ranges no longer move): the steps whose request carried a match.
+      visibleSteps: search.done ? stepsInRanges(running.log, visible) : null,
     }
   }
 }
@@ -112,5 +115,6 @@ function superseded(searchId: number): SearchBatch {
     done: true,
     visible: [],
     cutEvents: 0,
+    visibleSteps: null,
   }
 }

@@ -10,6 +10,8 @@ import { logPrefixFile } from '../view/log-prefix-file.ts'
 import { SERIES_SLICE_MS, type OpenLog } from '../view/open-log.ts'
 import type { SearchQueries } from '../view/search-query.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from '../view/step-request-query.ts'
+import { firstRejectingStep, summaryForgot } from '../view/answers-query.ts'
+import { requestMessageDiff } from '../view/message-diff.ts'
 import type { PostResponse } from './load-reports.ts'
 
 type QueryType = QueryRequest['type']
@@ -46,6 +48,9 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'step-request': ({ log }, req) => stepRequestAnswer(log.lensLog, req.target, req.have),
   'step-list': ({ log }) => stepListAnswer(log.lensLog),
   'step-request-json': ({ log }, req) => stepRequestJsonText(log.lensLog, req.turn, req.step),
+  'request-message-diff': ({ log }, req) => requestMessageDiff(log.lensLog, req.turn, req.step),
+  'first-rejecting-step': ({ log }, req) => firstRejectingStep(log.lensLog, req.code, req.seq),
+  'summary-forgot': ({ log }, req) => summaryForgot(log.lensLog, req.seq),
   'context-series': ({ log }, req, transfer) => {
     // Time-boxed: a large log's series is built over several queries, other messages run in between.
     const series = log.contextSeries(SERIES_SLICE_MS)

@@ -6,7 +6,7 @@
 
 import { CompactionCompanion } from './compaction-companion.ts'
 import { prop, type FindingSink } from './finding.ts'
-import { checkLoneSurrogates, textMayHoldSurrogate, type TextRange } from './lone-surrogate.ts'
+import { checkLoneSurrogates } from './lone-surrogate.ts'
 import { SessionCompanion } from './session-companion.ts'
 import { ToolPairing, type SurfaceChange } from './tool-pairing.ts'
 
@@ -23,17 +23,18 @@ export class InvariantChecker {
 
   /**
    * One event that is not a packed row. `change`: how the fold put it on the surface (undefined
-   * when it is not a surface event or the fold refused it). `text`: the record's JSON text, when
-   * known, so the surrogate walk runs only on the events that can hold one.
+   * when it is not a surface event or the fold refused it). `mayHoldSurrogate`: whether the record's
+   * JSON text can hold a lone surrogate (`textMayHoldSurrogate`), when known, so the surrogate walk runs
+   * only on the events that can hold one.
    */
-  observe(event: unknown, index: number, change: SurfaceChange | undefined, text?: TextRange): void {
+  observe(event: unknown, index: number, change: SurfaceChange | undefined, mayHoldSurrogate?: boolean): void {
     // The harness's companion reads any value's fields (`[].seq` is undefined) but throws on null.
     if (event === null || event === undefined) return
     this.session.observe(event, index)
     if (typeof event !== 'object' || Array.isArray(event)) return
     this.compaction.observe(event, index)
     this.tools.observe(event, index, change)
-    if (change !== undefined && (text === undefined || textMayHoldSurrogate(text))) {
+    if (change !== undefined && mayHoldSurrogate !== false) {
       checkLoneSurrogates(event as { type: unknown; seq: unknown; data?: unknown }, index, this.sink)
     }
   }

@@ -9,7 +9,7 @@ import { seqOrNull, type FindingSink } from './finding.ts'
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-interface Hit {
+export interface SurrogateHit {
   readonly path: string
   readonly offset: number
   readonly unit: number
@@ -34,7 +34,7 @@ export function textMayHoldSurrogate(text: TextRange): boolean {
 }
 
 /** The first string (depth first, in key order) holding a lone surrogate, with where. */
-export function findLoneSurrogate(value: unknown, path = ''): Hit | undefined {
+export function findLoneSurrogate(value: unknown, path = ''): SurrogateHit | undefined {
   // An explicit stack: a message can nest deeper than the call stack (the fuzz corpus has 20,000 levels).
   const stack: { value: unknown; path: string }[] = [{ value, path }]
   while (stack.length > 0) {
@@ -56,7 +56,7 @@ export function findLoneSurrogate(value: unknown, path = ''): Hit | undefined {
   return undefined
 }
 
-const hex = (unit: number): string => `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`
+export const hex = (unit: number): string => `U+${unit.toString(16).toUpperCase().padStart(4, '0')}`
 
 /** Check one surface event's message (what deriveEventMessage sends: `data` for a user/message, else `data.message`). */
 export function checkLoneSurrogates(

@@ -10,10 +10,11 @@
 import { SessionDecoder, type BudgetCut, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
 import { expandPackedMember, packedRowSize } from '../decode/packed-rows.ts'
 import type { ContentChecksum, FrameDecompressor } from '../decode/zstd-container.ts'
-import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
+import { DeriveOutcome, deriveEventMessage, deriveOutcome } from '../fold/derive-message.ts'
 import { SurfaceFold } from '../fold/surface-fold.ts'
 import type { Replacement } from '../fold/surface-timeline.ts'
 import { InvariantChecker } from '../invariants/invariant-checker.ts'
+import { textMayHoldSurrogate } from '../invariants/lone-surrogate.ts'
 import { LegacyUpgrader, unsupportedLegacyEvent } from '../load/legacy-upgrade.ts'
 import { loadDefect } from '../load/load-rules.ts'
 import type { Diagnostic } from '../model/diagnostic.ts'
@@ -30,6 +31,7 @@ import { CompactionIndex, type ReplacementLink } from '../projection/compaction-
 import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
+import { NodeWireShapes } from '../request/node-wire-shapes.ts'
 import { RecordStore, type RecordTextView } from './record-store.ts'
 
 export interface LensLogOptions {
@@ -101,12 +103,16 @@ export class LensLog {
   readonly repair = new RepairTracker()
   /** Event indices of `request/header` events, in log order: the request view finds the header in force by binary search. */
   readonly requestHeaders = new Int32Vector(16)
+  /** Event indices of `todo/write` and `goal/change` (the todo list and goal in force: what a compaction may forget). */
+  readonly stateEvents = new Int32Vector(16)
 
   private readonly decoder: SessionDecoder
   private readonly records = new RecordStore()
   /** Records the reader upgrades from a legacy shape: record index -> the upgraded event. */
   private readonly upgraded = new Map<number, LogEvent>()
   private readonly nodeDerive = new Int32Vector(256)
+  /** Per surface node, what a provider sees of its message (tool calls, results, lone surrogates): request rules. */
+  readonly wireShapes = new NodeWireShapes()
   private readonly deriveErrors = new Map<number, string>()
   private upgrader: LegacyUpgrader | undefined
   /**
@@ -355,8 +361,10 @@ export class LensLog {
     if (defect !== undefined) this.diagnose('error', defect.code, record.line, event, index, defect.message)
     const plan = this.fold.push(event)
     this.reportViolations(record.line)
-    if (isRecord(event)) this.project(event, index, plan?.kind)
-    this.invariants.observe(event, index, plan, record.text)
+    // Decoded UTF-8 never yields a lone surrogate: only a `\uD8..` escape in the text can (checked once, here).
+    const mayHoldSurrogate = plan !== undefined && textMayHoldSurrogate(record.text)
+    if (isRecord(event)) this.project(event, index, plan?.kind, mayHoldSurrogate)
+    this.invariants.observe(event, index, plan, mayHoldSurrogate)
   }
 
   private upgrade(event: LogEvent, index: number, recordIndex: number, line: number): LogEvent {
@@ -376,11 +384,12 @@ export class LensLog {
     return result.event
   }
 
-  private project(event: LogEvent, index: number, plan: 'append' | 'replace' | undefined): void {
+  private project(event: LogEvent, index: number, plan: 'append' | 'replace' | undefined, mayHoldSurrogate: boolean): void {
     if (plan !== undefined) {
       const node = this.fold.timeline.nodeCount - 1
       const derived = deriveOutcome(event)
       this.nodeDerive.push(derived.outcome)
+      this.wireShapes.push(derived.outcome === DeriveOutcome.Message ? deriveEventMessage(event) : null, mayHoldSurrogate)
       if (derived.error !== undefined) {
         this.deriveErrors.set(node, derived.error)
         this.diagnose('error', 'derive-error', this.lineOf(index), event, index, derived.error)
@@ -398,6 +407,7 @@ export class LensLog {
     this.compactions.observe(event, index)
     this.turns.observe(event, index)
     if (event.type === 'request/header') this.requestHeaders.push(index)
+    else if (event.type === 'todo/write' || event.type === 'goal/change') this.stateEvents.push(index)
     this.repair.observe(event)
     const kind = rowKindOf(event)
     if (kind === RowKind.ChunkRun) {

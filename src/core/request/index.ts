@@ -4,3 +4,15 @@ export { stepRequest, stepList, firstMessageDifference, CACHE_WARNING_RATIO, CAC
 export type { StepRequestJson, StepListEntry, RequestDiff, RequestMessage, CacheWarning } from './step-request.ts'
 export { locateStep, findStepPosition, stepPositionAt, stepSpans, type LocatedStep, type RequestBoundary } from './step-locate.ts'
 export { canonicalHeader, headerChanges, toolNameDiff, PREFIX_FIELDS, type HeaderField } from './request-header.ts'
+export {
+  requestRejections,
+  rejectionCodes,
+  REJECTION_CODES,
+  PROVIDER_ANSWERS,
+  REJECTION_RULES,
+  type Rejection,
+  type RejectionCode,
+} from './request-rejections.ts'
+export { sweepRequests, type SweptRequest } from './rejection-sweep.ts'
+export { wireShapeOf, type WireShape } from './wire-shape.ts'
+export { stepsInRanges, stepMarks, type StepMark, type SpanSteps } from './steps-in-ranges.ts'

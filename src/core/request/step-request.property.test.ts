@@ -25,6 +25,7 @@ import type { ModelStep } from '../../test-support/request-log-builder.ts'
 import { directFirstDifference, harnessRequest } from '../../test-support/request-oracle.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
 import { LensLog } from '../log/lens-log.ts'
+import { rejectionCodes } from './request-rejections.ts'
 import { stepList, stepRequest, type StepRequestJson } from './step-request.ts'
 
 const checksum = await loadContentChecksum()
@@ -84,6 +85,7 @@ describe('step requests on generated logs with realistic steps', () => {
             atSeq: request.atSeq,
             messageCount: request.messages.length,
             usage: request.usage,
+            rejected: rejectionCodes(request.rejected),
           })
         })
       }),

@@ -10,7 +10,10 @@ import { isDeepEqualJson } from '../fold/surface-checks.ts'
 import { isRecord } from '../model/log-event.ts'
 import { estimateTokens } from '../model/token-estimate.ts'
 import type { LensLog } from '../log/lens-log.ts'
+import type { WireShape } from './wire-shape.ts'
 import { PREFIX_FIELDS, canonicalHeader, headerChanges, type HeaderField } from './request-header.ts'
+import { sweepRequests, type SweptRequest } from './rejection-sweep.ts'
+import { requestRejections, type Rejection, type RejectionCode } from './request-rejections.ts'
 import { firstNodeAfter, locateStep, stepSpans, type LocatedStep, type RequestBoundary } from './step-locate.ts'
 
 export interface RequestMessage {
@@ -54,6 +57,8 @@ export interface StepRequestJson {
   readonly usageSeq: number | null
   readonly estimatedTokens: number
   readonly deriveErrors: { seq: number; message: string }[]
+  /** The provider rules this request breaks (request-rejections.ts), in message order; [] when none. */
+  readonly rejected: Rejection[]
 }
 
 export interface StepListEntry {
@@ -62,6 +67,8 @@ export interface StepListEntry {
   readonly atSeq: number
   readonly messageCount: number
   readonly usage: Record<string, unknown> | null
+  /** The codes of the provider rules the step's request breaks (REJECTION_CODES order); [] when none. */
+  readonly rejected: RejectionCode[]
 }
 
 /** Warn when logged cache reads and the estimated unchanged prefix differ by more than both of these. */
@@ -78,6 +85,8 @@ interface Built {
   readonly header: Record<string, unknown> | null
   readonly headerSeq: number | null
   readonly messages: RequestMessage[]
+  /** The wire shape of each message, as LensLog recorded it for its node. */
+  readonly shapes: WireShape[]
   readonly skippedNodes: number[]
   readonly deriveErrors: { seq: number; message: string }[]
 }
@@ -93,19 +102,22 @@ function headerAt(log: LensLog, index: number): { header: Record<string, unknown
 function build(log: LensLog, located: LocatedStep): Built {
   const timeline = log.fold.timeline
   const messages: RequestMessage[] = []
+  const shapes: WireShape[] = []
   const skippedNodes: number[] = []
   const deriveErrors: { seq: number; message: string }[] = []
   for (const node of log.nodesAfter(located.atIndex)) {
     const seq = timeline.seqOf(node)
     const outcome = log.nodeDerives(node)
-    if (outcome === DeriveOutcome.Message) messages.push({ seq, message: deriveEventMessage(log.event(timeline.indexOf(node))) })
-    else {
+    if (outcome === DeriveOutcome.Message) {
+      messages.push({ seq, message: deriveEventMessage(log.event(timeline.indexOf(node))) })
+      shapes.push(log.wireShapes.get(node))
+    } else {
       skippedNodes.push(seq)
       if (outcome === DeriveOutcome.Failed) deriveErrors.push({ seq, message: log.nodeDeriveError(node) ?? '' })
     }
   }
   const { header, seq } = headerAt(log, located.atIndex)
-  return { located, header, headerSeq: seq, messages, skippedNodes, deriveErrors }
+  return { located, header, headerSeq: seq, messages, shapes, skippedNodes, deriveErrors }
 }
 
 /**
@@ -239,22 +251,21 @@ export function stepRequest(log: LensLog, position: number): StepRequestJson | u
     usageSeq,
     estimatedTokens,
     deriveErrors: current.deriveErrors,
+    rejected: requestRejections(current.messages, current.shapes),
   }
 }
 
 /** Every step so far with where its request was built, its message count and its logged usage. */
 export function stepList(log: LensLog): StepListEntry[] {
   const spans = stepSpans(log)
-  const out: StepListEntry[] = []
-  for (let p = 0; p < spans.length; p++) {
-    const located = locateStep(log, p, spans) as LocatedStep
-    out.push({
-      turn: located.turn,
-      step: located.step,
-      atSeq: seqAt(log, located.atIndex),
-      messageCount: log.messageCountAfter(located.atIndex),
-      usage: stepUsage(log, located).usage,
-    })
-  }
-  return out
+  const located = spans.map((_, p) => locateStep(log, p, spans) as LocatedStep)
+  // One replay of the surface for every step (O(log)), not one surface per step (O(steps x log)).
+  const swept = sweepRequests(
+    log,
+    located.map((l) => l.atIndex),
+  )
+  return located.map((l, p) => {
+    const { rejected, messageCount } = swept[p] as SweptRequest
+    return { turn: l.turn, step: l.step, atSeq: seqAt(log, l.atIndex), messageCount, usage: stepUsage(log, l).usage, rejected }
+  })
 }

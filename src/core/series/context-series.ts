@@ -116,7 +116,7 @@ export class ContextSeries {
           index,
           seq: replacement.seq,
           kind: link?.kind ?? 'other',
-          loggedTokens: this.loggedShadowedTokens(log, link, index),
+          loggedTokens: loggedShadowedTokens(log, link, index),
           estimatedTokens: removedTokens,
           replacementTokens: tokens,
           shadowedCount: replacement.shadowedSeqs.length,
@@ -172,22 +172,22 @@ export class ContextSeries {
       this.nodeTokens,
     ].reduce((sum, v) => sum + v.byteLength, 0)
   }
+}
 
-  /**
-   * `shadowedTokenCount` of the event that announced a replacement: the `compaction/summary` of its
-   * `compactionId`, or the `compaction/prune` right before a pruned tool result.
-   */
-  private loggedShadowedTokens(
-    log: LensLog,
-    link: LensLog['replacementLinks'][number] | undefined,
-    index: number,
-  ): number | null {
-    let at: number | undefined
-    if (link?.kind === 'summary' && link.compactionId !== undefined) at = log.compactions.groups.get(link.compactionId)?.summary
-    else if (link?.kind === 'prune') at = link.pruneIndex
-    // Only an announcement before the replacement counts (a reused compactionId may have a later summary).
-    if (at === undefined || at >= index) return null
-    const event = log.event(at)
-    return isRecord(event) && isRecord(event.data) ? safeCount(event.data['shadowedTokenCount']) : null
-  }
+/**
+ * `shadowedTokenCount` of the event that announced a replacement: the `compaction/summary` of its
+ * `compactionId`, or the `compaction/prune` right before a pruned tool result; null when not logged.
+ */
+export function loggedShadowedTokens(
+  log: LensLog,
+  link: LensLog['replacementLinks'][number] | undefined,
+  index: number,
+): number | null {
+  let at: number | undefined
+  if (link?.kind === 'summary' && link.compactionId !== undefined) at = log.compactions.groups.get(link.compactionId)?.summary
+  else if (link?.kind === 'prune') at = link.pruneIndex
+  // Only an announcement before the replacement counts (a reused compactionId may have a later summary).
+  if (at === undefined || at >= index) return null
+  const event = log.event(at)
+  return isRecord(event) && isRecord(event.data) ? safeCount(event.data['shadowedTokenCount']) : null
 }

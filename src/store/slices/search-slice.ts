@@ -6,7 +6,7 @@
  */
 
 import type { SearchBatch, SearchSpec } from '../../protocol/search.ts'
-import type { SearchMatch } from '../../core/index.ts'
+import type { SearchMatch, SpanSteps } from '../../core/index.ts'
 import type { LensSliceCreator } from './types.ts'
 
 /** Typing settles this long before a query is sent. */
@@ -21,6 +21,8 @@ export interface SearchResults {
   readonly done: boolean
   readonly error: string | null
   readonly visible: readonly { readonly from: number; readonly to: number }[]
+  /** Once done: `visible` with seqs and the steps whose request carried a match (null while searching). */
+  readonly visibleSteps: readonly SpanSteps[] | null
   readonly cutEvents: number
 }
 
@@ -61,6 +63,7 @@ export const createSearchSlice: LensSliceCreator<SearchSlice> = (client) => (set
         done: batch.done,
         error: batch.error,
         visible: batch.visible,
+        visibleSteps: batch.visibleSteps,
         cutEvents: batch.cutEvents,
       },
       ...(keep ? {} : { activeMatch: null }),

@@ -3,7 +3,7 @@
  * `dsh-lens` served shows its sessions home instead of the columns until a session (or a dropped log) is open.
  */
 
-import { useEffect, useRef, useState, type DragEvent } from 'react'
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { useStore } from 'zustand'
 import { createStore } from 'zustand/vanilla'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
@@ -27,6 +27,7 @@ import { TopBar } from './TopBar.tsx'
 import { SearchPanel } from '../search/SearchPanel.tsx'
 import { handleDrop } from '../sessions/drop-sources.ts'
 import { SessionsPanel } from '../sessions/SessionsPanel.tsx'
+import { ShortcutsHelp } from './ShortcutsHelp.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
 import { useTheme } from './use-theme.ts'
@@ -47,9 +48,11 @@ export function App() {
   const live = useLiveController()
   const home = useHomeShown(live)
   const [dragOver, setDragOver] = useState(false)
+  const [helpOpen, setHelpOpen] = useState(false)
+  const openHelp = useCallback(() => setHelpOpen(true), [])
   useTheme()
   useHashSync()
-  useGlobalKeys()
+  useGlobalKeys(openHelp)
   useDocumentTitle()
   useFileLinkAddress()
 
@@ -77,7 +80,7 @@ export function App() {
       }}
       onDrop={onDrop}
     >
-      <TopBar />
+      <TopBar onHelp={openHelp} />
       {home ? null : <SearchPanel />}
       <LiveConnect />
       <FileLinkBanner />
@@ -85,6 +88,7 @@ export function App() {
       <SizeBudgetBanner />
       {home && live !== null ? <ServedHome controller={live} /> : <Viewer />}
       <SessionsPanel />
+      {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
       {dragOver ? (
         <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
           Drop a session.jsonl or session.jsonl.zstd to open it
@@ -149,8 +153,11 @@ function Viewer() {
           </div>
         </div>
       </main>
-      <ContextChartStrip />
-      <TimelineScrubber />
+      {/* A landmark of its own: everything on the page is in one (header, search, main, this, the drawer). */}
+      <section aria-label="Timeline" className="flex flex-col">
+        <ContextChartStrip />
+        <TimelineScrubber />
+      </section>
     </>
   )
 }

@@ -17,7 +17,7 @@ import { shortProject } from '../home/home-rows.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
-export function TopBar() {
+export function TopBar({ onHelp }: { onHelp: () => void }) {
   const store = useLensStoreApi()
   const loadState = useLensStore(selectLoadState)
   const progress = useLensStore(selectProgress)
@@ -103,6 +103,9 @@ export function TopBar() {
         />
         <button type="button" className={BUTTON} onClick={() => input.current?.click()}>
           Open log…
+        </button>
+        <button type="button" className={BUTTON} data-testid="shortcuts-button" onClick={onHelp} title="Keyboard shortcuts (?)">
+          Keys
         </button>
         <button
           type="button"

@@ -11,8 +11,10 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import type { SearchSpec } from '../../protocol/search.ts'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { HighlightedSnippet } from './HighlightedSnippet.tsx'
+import { isTextField } from '../app/shortcuts.ts'
 import { focusesSearch, searchBoxAction } from './search-keys.ts'
 import { formatCount } from '../shared/format-count.ts'
+import { VisibilityWords } from '../shared/VisibilityWords.tsx'
 
 const FIELD = 'rounded border border-line bg-canvas px-1.5 py-0.5 text-xs'
 const RESULT_ROW_PX = 25
@@ -35,10 +37,7 @@ export function SearchPanel() {
 
   useEffect(() => {
     const onKeyDown = (event: globalThis.KeyboardEvent): void => {
-      const target = event.target as HTMLElement | null
-      const inTextField =
-        target !== null && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)
-      if (!focusesSearch(event, inTextField)) return
+      if (!focusesSearch(event, isTextField(event.target))) return
       event.preventDefault()
       input.current?.focus()
       input.current?.select()
@@ -49,7 +48,7 @@ export function SearchPanel() {
 
   const set = (patch: Partial<SearchSpec>): void => store.getState().setSearch(patch)
   const onBoxKey = (event: KeyboardEvent<HTMLInputElement>): void => {
-    const action = searchBoxAction(event.key, event.shiftKey)
+    const action = searchBoxAction(event)
     if (action === null) return
     event.preventDefault()
     if (action.kind === 'clear') store.getState().clearSearch()
@@ -140,6 +139,13 @@ export function SearchPanel() {
           </span>
         ) : null}
       </div>
+      {results !== null && results.error === null && results.visibleSteps !== null && results.total > 0 ? (
+        <VisibilityWords
+          spans={results.visibleSteps}
+          testId="search-visible-text"
+          className="border-t border-line px-3 py-0.5 text-xs"
+        />
+      ) : null}
       {results !== null && results.error === null ? (
         <div
           data-testid="search-results"

@@ -14,6 +14,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import { openSession, useBundleStore } from './bundle-store.ts'
 import { SESSIONS_TOGGLE_ID } from './SessionsControls.tsx'
 import { SessionTree, treeRows } from './SessionTree.tsx'
+import { shortcutFor } from '../app/shortcuts.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -35,7 +36,7 @@ export function SessionsPanel() {
     document.getElementById(SESSIONS_TOGGLE_ID)?.focus()
   }
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    if (event.key !== 'Escape') return
+    if (shortcutFor('drawer', event) !== 'close') return
     event.preventDefault()
     closeAndReturn()
   }

@@ -14,7 +14,8 @@ export function SeqBadge({ seq, onClick, label }: SeqBadgeProps) {
     <button
       type="button"
       onClick={onClick}
-      aria-label={label ?? `go to seq ${seq ?? ''}`}
+      // The name starts with the text shown, so speech input ("click #79") finds it.
+      aria-label={`${text}: ${label ?? `go to seq ${seq ?? ''}`}`}
       className={`${className} rounded px-1 text-accent underline decoration-dotted hover:bg-accent-soft`}
     >
       {text}

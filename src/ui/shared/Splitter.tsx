@@ -1,6 +1,7 @@
 /** A draggable, keyboard-operable separator between two panes (role=separator, ←/→ move it by 2 %). */
 
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react'
+import { shortcutFor } from '../app/shortcuts.ts'
 
 const KEY_STEP = 0.02
 
@@ -31,8 +32,9 @@ export function Splitter({ label, value, onChange, containerRef, origin }: Split
     if (f !== null) onChange(f)
   }
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
-    if (event.key === 'ArrowLeft') onChange(value - KEY_STEP)
-    else if (event.key === 'ArrowRight') onChange(value + KEY_STEP)
+    const action = shortcutFor('splitter', event)
+    if (action === 'narrower') onChange(value - KEY_STEP)
+    else if (action === 'wider') onChange(value + KEY_STEP)
     else return
     event.preventDefault()
   }

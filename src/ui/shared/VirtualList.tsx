@@ -5,6 +5,7 @@
 
 import { elementScroll, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { shortcutFor } from '../app/shortcuts.ts'
 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
 const VIRTUAL_OVERSCAN_ROWS = 8
@@ -131,14 +132,16 @@ export function VirtualList(props: VirtualListProps) {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (count === 0) return
     const current = activeIndex ?? -1
-    let next: number | null = null
-    if (event.key === 'ArrowDown') next = current + 1
-    else if (event.key === 'ArrowUp') next = current - 1
-    else if (event.key === 'PageDown') next = current + PAGE_ROWS
-    else if (event.key === 'PageUp') next = current - PAGE_ROWS
-    else if (event.key === 'Home') next = 0
-    else if (event.key === 'End') next = count - 1
-    if (next === null) return
+    const action = shortcutFor('list', event)
+    if (action === null) return
+    const next = {
+      next: current + 1,
+      previous: current - 1,
+      'page-down': current + PAGE_ROWS,
+      'page-up': current - PAGE_ROWS,
+      first: 0,
+      last: count - 1,
+    }[action]
     event.preventDefault()
     const clamped = Math.max(0, Math.min(next, count - 1))
     onActivate(clamped)
@@ -148,11 +151,13 @@ export function VirtualList(props: VirtualListProps) {
 
   const activeInRange = activeIndex !== null && activeIndex >= 0 && activeIndex < count
   return (
+    // A listbox must hold options: an empty list is a group that says so; rows still on their way make it busy.
     <div
       ref={scrollRef}
-      role="listbox"
+      role={count > 0 ? 'listbox' : 'group'}
       aria-label={props.label}
-      tabIndex={0}
+      aria-busy={count > 0 && items.length === 0 ? true : undefined}
+      tabIndex={count > 0 ? 0 : -1}
       aria-activedescendant={activeInRange ? `${props.idPrefix}-${activeIndex}` : undefined}
       onKeyDown={onKeyDown}
       onWheel={stopFollowingKey}

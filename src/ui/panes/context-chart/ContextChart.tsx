@@ -26,9 +26,11 @@ import {
   xRange,
 } from './chart-values.ts'
 import { formatCount } from '../../shared/format-count.ts'
+import { useChartHeight } from './chart-height.ts'
 
-/** Canvas height including the x axis (CSS px). */
-const CHART_HEIGHT = 128
+/** Chart heights (px) from which the y axes carry their rotated titles. */
+const AXIS_TITLES_FROM = 96
+
 /** At most one query per this interval while a live log grows (the last change is always fetched). */
 const REQUERY_INTERVAL_MS = 250
 /** The same while a file or URL is still loading (interim summaries): the load path gets the worker's time. */
@@ -139,6 +141,7 @@ function drawMarkers(u: uPlot, answer: ContextSeriesAnswer, colors: ChartColors)
 
 function chartOptions(
   width: number,
+  height: number,
   colors: ChartColors,
   current: () => ContextSeriesAnswer | null,
   onHover: (left: number | undefined) => void,
@@ -166,7 +169,7 @@ function chartOptions(
   })
   return {
     width,
-    height: CHART_HEIGHT,
+    height,
     legend: { show: false },
     padding: PADDING,
     cursor: {
@@ -189,8 +192,9 @@ function chartOptions(
     },
     axes: [
       axis('x', 2, undefined, (v) => (Number.isInteger(v) ? formatCount(v) : '')),
-      axis('tok', 3, 'tokens', shortCount),
-      axis('msg', 1, 'messages', (v) => (Number.isInteger(v) ? String(v) : '')),
+      // A short chart (a short window) has no room for the rotated axis titles: the key above names the lines.
+      axis('tok', 3, height >= AXIS_TITLES_FROM ? 'tokens' : undefined, shortCount),
+      axis('msg', 1, height >= AXIS_TITLES_FROM ? 'messages' : undefined, (v) => (Number.isInteger(v) ? String(v) : '')),
     ],
     series: [
       {},
@@ -268,6 +272,7 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
   const queryWidth = plotWidth > 0 ? plotWidth : width > 0 ? plotWidthIn(width) : 0
   const [hoverIndex, setHoverIndex] = useState<number | null>(null)
   const colors = useChartColors()
+  const height = useChartHeight()
   const boxRef = useRef<HTMLDivElement>(null)
   const chartRef = useRef<uPlot | null>(null)
   const cursorLineRef = useRef<HTMLDivElement | null>(null)
@@ -380,6 +385,7 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
     const u = new uPlot(
       chartOptions(
         width,
+        height,
         colors,
         () => answerRef.current,
         (left) => {
@@ -438,10 +444,10 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
 
   useEffect(() => {
     const u = chartRef.current
-    if (u === null || width === 0 || u.width === width) return
-    u.setSize({ width, height: CHART_HEIGHT })
+    if (u === null || width === 0 || (u.width === width && u.height === height)) return
+    u.setSize({ width, height })
     setPlotWidth(Math.round(u.bbox.width / uPlot.pxRatio))
-  }, [width])
+  }, [width, height])
 
   // The timeline cursor as a line over the plot (a div: moving it never redraws the canvas).
   useEffect(() => {
@@ -521,7 +527,7 @@ export function ContextChart({ toggle }: { toggle: ReactNode }) {
           </span>
         </span>
       </header>
-      <div ref={boxRef} className="relative h-32 px-1 text-muted" />
+      <div ref={boxRef} className="relative px-1 text-muted" style={{ height }} />
     </section>
   )
 }

@@ -1,8 +1,13 @@
-/** Every decoder, load and fold defect with line, seq and the harness's message; clicking one moves the cursor there. */
+/**
+ * Every decoder, load and fold defect with line, seq and the harness's message; clicking one moves the cursor there.
+ * A provider-rule warning (a broken tool pairing, a lone surrogate) also opens the Request view on the first step
+ * whose request carries the broken rule: the request a provider refuses, not the event where the break began.
+ */
 
 import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { useCallback } from 'react'
 import type { Diagnostic } from '../../../core/index.ts'
+import { REJECTION_CODES, type RejectionCode } from '../../../core/request/request-rejections.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSummary, selectLoadState } from '../../../store/selectors.ts'
 import { VirtualList } from '../../shared/VirtualList.tsx'
@@ -30,6 +35,14 @@ export function DiagnosticsPane() {
       state.setCursor(d.index)
       state.select(d.index, 'diagnostics')
     } else if (d.seq !== null) void state.selectSeq(d.seq, 'diagnostics', true)
+    const code = d.code as RejectionCode
+    if (d.seq !== null && REJECTION_CODES.includes(code)) {
+      const generation = state.loadGeneration
+      void store.client.query('first-rejecting-step', { code, seq: d.seq }).then((step) => {
+        const now = store.getState()
+        if (step !== null && now.loadGeneration === generation) now.openRequest(step)
+      })
+    }
   }
   return (
     <PaneFrame

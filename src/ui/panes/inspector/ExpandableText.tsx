@@ -129,6 +129,8 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
       ) : null}
       <pre
         className="max-h-96 overflow-auto rounded bg-raised p-2 font-mono text-xs whitespace-pre-wrap break-all"
+        // It scrolls: a keyboard must be able to reach it.
+        tabIndex={0}
         data-testid={testId}
         onCopy={keepOriginalsOnCopy}
       >

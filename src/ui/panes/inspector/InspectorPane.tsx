@@ -8,6 +8,8 @@ import { SeqBadge } from '../../shared/SeqBadge.tsx'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 import { ExpandableText } from './ExpandableText.tsx'
 import { SeqLinks } from './SeqLinks.tsx'
+import { SummaryForgot } from './SummaryForgot.tsx'
+import { VisibilityWords } from '../../shared/VisibilityWords.tsx'
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
   return (
@@ -109,6 +111,10 @@ function DetailView({ detail }: { detail: EventDetail }) {
           </>
         ) : null}
       </dl>
+      {detail.lifespanSteps !== null ? (
+        <VisibilityWords spans={[detail.lifespanSteps]} testId="lifespan-text" className="text-xs" />
+      ) : null}
+      {r !== null && r.kind === 'summary' && s.seq !== null ? <SummaryForgot seq={s.seq} /> : null}
       {detail.diagnostics.length > 0 ? (
         <ul className="rounded border border-danger bg-danger-soft p-1 text-xs" aria-label="Diagnostics for this event">
           {detail.diagnostics.map((d, i) => (

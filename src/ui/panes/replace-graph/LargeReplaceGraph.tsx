@@ -15,11 +15,13 @@ import { drawOverview, parentIndices, type OverviewColors } from './draw-overvie
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'
 import { ReplaceNodeView } from './ReplaceNode.tsx'
 import { replaceFlowNode, type ReplaceFlowNode } from './to-flow-elements.ts'
-import { ReplaceFlow } from './ReplaceFlow.tsx'
+import { MAX_ZOOM, ReplaceFlow } from './ReplaceFlow.tsx'
 import { mountBudget, sameIndices, visibleReplacements, type ViewBox } from './visible-nodes.ts'
+import { MIN_LABEL_ZOOM, readableFit } from './readable-fit.ts'
 
-/** Below this zoom the boxes' text is unreadable anyway: the canvas draws them. */
-export const NEAR_ZOOM = 0.3
+/** Below the zoom where labels are 9 px (readable-fit.ts) the canvas draws the boxes, without text: no label is ever
+ * drawn too small to read. */
+export const NEAR_ZOOM = MIN_LABEL_ZOOM
 /** At most this many React Flow nodes mounted; more in view means the canvas draws. */
 export const NEAR_NODES_MAX = 200
 /** React Flow nodes mounted per frame at most (the rest on the following frames). */
@@ -233,7 +235,10 @@ function ViewTracker({ onView }: { onView: (view: ViewBox) => void }) {
 /**
  * Fit the boxes up to the cursor, as the small graph does, straight from the layout arrays (no node objects). Not the
  * boxes drawn so far: those grow frame by frame while the graph catches up, and a fit on each of those frames moved
- * the view and mounted and unmounted near-view nodes every frame (long tasks while graph-5k opened).
+ * the view and mounted and unmounted near-view nodes every frame (long tasks while graph-5k opened). Few boxes
+ * that would fit only under the readable zoom (their labels under 9 px) are shown at that zoom from their top
+ * instead (readable-fit.ts), so React Flow draws them with their text; many are the far view the canvas draws,
+ * with no text at all.
  */
 function FitLarge({ layout, count }: { layout: ReplaceLayout; count: number }) {
   const flow = useReactFlow()
@@ -247,7 +252,11 @@ function FitLarge({ layout, count }: { layout: ReplaceLayout; count: number }) {
     const k = 4 * (n - 1)
     const [x0, y0, x1, y1] = [prefix[k] as number, prefix[k + 1] as number, prefix[k + 2] as number, prefix[k + 3] as number]
     const bounds = { x: x0, y: y0, width: x1 - x0 + REPLACE_NODE_SIZE.width, height: y1 - y0 + REPLACE_NODE_SIZE.height }
-    const frame = requestAnimationFrame(() => void flow.fitBounds(bounds, { padding: 0.15 }))
+    const fit = Math.min((width * 0.7) / bounds.width, (height * 0.7) / bounds.height)
+    const frame = requestAnimationFrame(() => {
+      if (n <= NEAR_NODES_MAX && fit < MIN_LABEL_ZOOM) void flow.setViewport(readableFit(bounds, width, height, 0.08, MAX_ZOOM))
+      else void flow.fitBounds(bounds, { padding: 0.15 })
+    })
     return () => cancelAnimationFrame(frame)
   }, [flow, layout, prefix, count, width, height])
   return null

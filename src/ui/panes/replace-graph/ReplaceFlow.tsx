@@ -7,6 +7,9 @@
 import { Controls, ReactFlow, type Edge, type Node, type ReactFlowProps } from '@xyflow/react'
 import { AfterPaint } from '../../shared/AfterPaint.tsx'
 
+/** The zoom ceiling of both views. */
+export const MAX_ZOOM = 1.25
+
 export function ReplaceFlow<N extends Node, E extends Edge = Edge>({ children, ...props }: ReactFlowProps<N, E>) {
   return (
     <AfterPaint>
@@ -15,7 +18,7 @@ export function ReplaceFlow<N extends Node, E extends Edge = Edge>({ children, .
         nodesConnectable={false}
         // Edges do nothing when picked: not Tab stops of their own (nodes are, and show a focus ring: theme.css).
         edgesFocusable={false}
-        maxZoom={1.25}
+        maxZoom={MAX_ZOOM}
         proOptions={{ hideAttribution: true }}
         aria-label="Replace operations"
         {...props}

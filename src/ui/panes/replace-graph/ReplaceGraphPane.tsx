@@ -13,6 +13,12 @@ import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { flowElementsBuilder, graphBounds, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 import { ReplaceFlow } from './ReplaceFlow.tsx'
+import { shortcutFor } from '../../app/shortcuts.ts'
+import { MIN_LABEL_ZOOM, readableFit } from './readable-fit.ts'
+import { MAX_ZOOM } from './ReplaceFlow.tsx'
+
+/** Room left around the graph when it is fitted, as a share of the pane on each side. */
+const FIT_PADDING = 0.08
 
 const NODE_TYPES = { replace: ReplaceNode, leaf: LeafNode }
 /** Marker buttons mounted per frame while the large graph catches up with the cursor (they are plain buttons). */
@@ -70,7 +76,7 @@ export function ReplaceGraphPane() {
   const onNodeClick: NodeMouseHandler<ReplaceFlowNode> = (_event, node) => pick(node)
   // React Flow makes nodes focusable (Tab); Enter on a focused node acts like a click.
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
-    if (event.key !== 'Enter' && event.key !== ' ') return
+    if (shortcutFor('graph', event) !== 'pick') return
     const id = (document.activeElement as HTMLElement | null)?.closest('.react-flow__node')?.getAttribute('data-id')
     if (id == null) return
     event.preventDefault()
@@ -114,8 +120,9 @@ export function ReplaceGraphPane() {
             edges={edges}
             nodeTypes={NODE_TYPES}
             onNodeClick={onNodeClick}
-            fitView
-            minZoom={0.05}
+            minZoom={MIN_LABEL_ZOOM}
+            // At the smallest readable zoom a big graph does not fit: the wheel scrolls it (Ctrl+wheel zooms).
+            panOnScroll
             colorMode={theme}
           >
             <Background />
@@ -129,8 +136,9 @@ export function ReplaceGraphPane() {
 
 /**
  * Re-fit the view when the nodes change (the cursor crossed a replace) or the pane is resized. `fitView()` is
- * queued through a node update, which never runs for controlled nodes without `onNodesChange`; `fitBounds` on
- * the bounds dagre gave us applies directly.
+ * queued through a node update, which never runs for controlled nodes without `onNodesChange`; a viewport computed
+ * from the bounds dagre gave us applies directly, and never so far out that labels shrink under 9 px
+ * (readable-fit.ts).
  */
 function FitOnChange({ nodes }: { nodes: readonly ReplaceFlowNode[] }) {
   const flow = useReactFlow()
@@ -138,7 +146,9 @@ function FitOnChange({ nodes }: { nodes: readonly ReplaceFlowNode[] }) {
   const height = useStore((s) => s.height)
   useEffect(() => {
     if (nodes.length === 0 || width === 0 || height === 0) return
-    const frame = requestAnimationFrame(() => void flow.fitBounds(graphBounds(nodes), { padding: 0.15 }))
+    const frame = requestAnimationFrame(
+      () => void flow.setViewport(readableFit(graphBounds(nodes), width, height, FIT_PADDING, MAX_ZOOM)),
+    )
     return () => cancelAnimationFrame(frame)
   }, [flow, nodes, width, height])
   return null

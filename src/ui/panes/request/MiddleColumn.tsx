@@ -9,6 +9,7 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import type { MiddleTab } from '../../../store/slices/request-slice.ts'
 import { SurfacePane } from '../surface/SurfacePane.tsx'
 import { LazyRequestPane } from './LazyRequestPane.tsx'
+import { shortcutFor } from '../../app/shortcuts.ts'
 
 const TABS: readonly { tab: MiddleTab; label: string; title: string }[] = [
   { tab: 'surface', label: 'Model surface', title: 'The surface at the cursor: every node the model would be sent' },
@@ -25,14 +26,14 @@ export function MiddleColumn() {
   // The tabs pattern: one Tab stop for the row (the shown tab), ←/→ (and Home/End) show and focus the other.
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>): void => {
     const at = TABS.findIndex((t) => t.tab === current)
-    const moves: Record<string, number> = {
-      ArrowRight: (at + 1) % TABS.length,
-      ArrowLeft: (at + TABS.length - 1) % TABS.length,
-      Home: 0,
-      End: TABS.length - 1,
-    }
-    const next = moves[event.key]
-    if (next === undefined) return
+    const action = shortcutFor('tabs', event)
+    if (action === null) return
+    const next = {
+      next: (at + 1) % TABS.length,
+      previous: (at + TABS.length - 1) % TABS.length,
+      first: 0,
+      last: TABS.length - 1,
+    }[action]
     event.preventDefault()
     store.getState().setMiddleTab((TABS[next] as (typeof TABS)[number]).tab)
     event.currentTarget.querySelectorAll<HTMLElement>('[role=tab]')[next]?.focus()

@@ -80,14 +80,14 @@ export function RequestDiffBar({
         ) : null}
       </div>
       {diff.previous !== null ? (
-        <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
-          <dt className="text-user">+ appended {diff.appended.length}</dt>
-          <dd className="min-w-0">
-            <SeqList seqs={diff.appended} onSeq={onSeq} testId="request-appended" />
-          </dd>
-          <dt className="text-warn">⇄ replaced {diff.replacedBy.length}</dt>
-          <dd className="flex min-w-0 flex-wrap gap-x-3" data-testid="request-replaced">
-            {diff.replacedBy.length === 0 ? <span className="text-muted">none</span> : null}
+        // One wrapping line of groups, not a row each: the message list below keeps the height.
+        <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
+          <span className="inline-flex flex-wrap items-baseline gap-x-1.5">
+            <span className="text-user">+ appended {diff.appended.length}</span>
+            {diff.appended.length > 0 ? <SeqList seqs={diff.appended} onSeq={onSeq} testId="request-appended" /> : null}
+          </span>
+          <span className="inline-flex flex-wrap items-baseline gap-x-1.5" data-testid="request-replaced">
+            <span className="text-warn">⇄ replaced {diff.replacedBy.length}</span>
             {diff.replacedBy.map((r) => (
               <span key={r.seq} data-testid="request-replaced-by" data-seq={r.seq}>
                 <SeqButton
@@ -102,13 +102,13 @@ export function RequestDiffBar({
                 </span>
               </span>
             ))}
-          </dd>
-          <dt className="text-danger">− removed {diff.removed.length}</dt>
-          <dd className="min-w-0">
-            <SeqList seqs={diff.removed} onSeq={onSeq} testId="request-removed" />
-          </dd>
-          <dt className="text-muted">header</dt>
-          <dd className="flex min-w-0 flex-wrap gap-1" data-testid="request-header-changed">
+          </span>
+          <span className="inline-flex flex-wrap items-baseline gap-x-1.5">
+            <span className="text-danger">− removed {diff.removed.length}</span>
+            {diff.removed.length > 0 ? <SeqList seqs={diff.removed} onSeq={onSeq} testId="request-removed" /> : null}
+          </span>
+          <span className="inline-flex flex-wrap items-baseline gap-1" data-testid="request-header-changed">
+            <span className="text-muted">header</span>
             {diff.headerChanged.length === 0 ? <span className="text-muted">unchanged</span> : null}
             {diff.headerChanged.map((field) => {
               const detail = fieldDetail(field, headerChange, request)
@@ -119,8 +119,8 @@ export function RequestDiffBar({
                 </span>
               )
             })}
-          </dd>
-        </dl>
+          </span>
+        </div>
       ) : null}
       {diff.cacheWarning !== null ? (
         <p role="note" data-testid="request-cache-warning" className="rounded border border-warn bg-warn-soft px-1.5 py-0.5">

@@ -76,31 +76,37 @@ export function RequestHeaderInfo({ request, onSeq }: { request: StepRequestView
           </span>
         </dd>
       </dl>
-      {systemText !== '' ? (
-        <details>
-          <summary className="cursor-pointer text-muted">
-            system prompt <span className="tabular-nums">({formatCount(systemText.length)} chars)</span>
-          </summary>
-          <pre className="mt-1 max-h-56 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1.5 font-mono text-[11px]">
-            {systemText}
-          </pre>
-        </details>
-      ) : null}
-      {tools.length > 0 ? (
-        <details>
-          <summary className="cursor-pointer text-muted">
-            tools <span className="tabular-nums">({tools.length})</span>
-          </summary>
-          <ul className="mt-1 max-h-40 overflow-auto rounded border border-line bg-canvas p-1.5 font-mono text-[11px]">
-            {tools.map((tool, i) => (
-              <li key={i} className="truncate">
-                <span className="text-tool">{toolName(tool, i)}</span>
-                <span className="text-muted"> {text(record(tool)?.['description'] ?? '')}</span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      {/* The system prompt and the tools share a line while closed; an open one takes the whole width. */}
+      <div className="flex flex-wrap gap-x-4 gap-y-1">
+        {systemText !== '' ? (
+          <details className="open:basis-full">
+            <summary className="cursor-pointer text-muted">
+              system prompt <span className="tabular-nums">({formatCount(systemText.length)} chars)</span>
+            </summary>
+            <pre
+              tabIndex={0}
+              className="mt-1 max-h-56 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1.5 font-mono text-[11px]"
+            >
+              {systemText}
+            </pre>
+          </details>
+        ) : null}
+        {tools.length > 0 ? (
+          <details className="open:basis-full">
+            <summary className="cursor-pointer text-muted">
+              tools <span className="tabular-nums">({tools.length})</span>
+            </summary>
+            <ul className="mt-1 max-h-40 overflow-auto rounded border border-line bg-canvas p-1.5 font-mono text-[11px]">
+              {tools.map((tool, i) => (
+                <li key={i} className="truncate">
+                  <span className="text-tool">{toolName(tool, i)}</span>
+                  <span className="text-muted"> {text(record(tool)?.['description'] ?? '')}</span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </div>
     </div>
   )
 }

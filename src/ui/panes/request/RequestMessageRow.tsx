@@ -18,16 +18,19 @@ export function RequestMessageRow({
   change,
   firstDifference,
   tokensBefore,
+  rejected,
 }: {
   row: Row
   position: number
   change: RowChange
   firstDifference: boolean
   tokensBefore: number
+  /** The provider rules this message breaks, or null. */
+  rejected: readonly string[] | null
 }) {
   const mark = CHANGE_MARK[change]
   return (
-    <div className="px-2 py-1">
+    <div className="px-2 py-1" data-rejected={rejected === null ? undefined : rejected.join(',')}>
       {firstDifference ? (
         <div
           data-testid="request-first-difference"
@@ -45,6 +48,11 @@ export function RequestMessageRow({
         </span>
         <span className="font-mono tabular-nums text-muted">#{row.seq}</span>
         <span className="min-w-0 truncate">
+          {rejected !== null ? (
+            <span className="font-semibold text-danger" title={`a provider rejects the request here: ${rejected.join(', ')}`}>
+              ⚠{' '}
+            </span>
+          ) : null}
           <span className={`font-semibold ${ROLE_TEXT[row.role] ?? 'text-muted'}`}>{row.role}</span>
           {row.truncated ? <span className="text-muted"> · preview cut</span> : null}
         </span>
@@ -55,7 +63,7 @@ export function RequestMessageRow({
       {row.reasoning !== '' ? (
         <p className="ml-[7.875rem] line-clamp-1 whitespace-pre-wrap break-words text-xs italic text-muted">{row.reasoning}</p>
       ) : null}
-      {row.text !== '' ? <p className="ml-[7.875rem] line-clamp-3 whitespace-pre-wrap break-words text-xs">{row.text}</p> : null}
+      {row.text !== '' ? <p className="ml-[7.875rem] line-clamp-2 whitespace-pre-wrap break-words text-xs">{row.text}</p> : null}
       {row.toolCalls.map((call, i) => (
         <p key={i} className="ml-[7.875rem] line-clamp-1 break-all font-mono text-[11px]">
           <span className="text-tool">→ {call.name}</span> <span className="text-muted">{call.args}</span>

@@ -16,6 +16,7 @@ import { RequestDiffBar } from './RequestDiffBar.tsx'
 import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
 import { RequestMessageRow } from './RequestMessageRow.tsx'
 import { RequestPane } from './RequestPane.tsx'
+import { RequestRejected } from './RequestRejected.tsx'
 // The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
 import { demoSessionJsonl } from '../../../generate/index.ts'
 
@@ -67,10 +68,12 @@ it('renders message and system prompt text as text, never as markup', () => {
     headerSeq: 1,
     usage: null,
     estimatedTokens: 3,
+    rejected: [{ code: 'orphan-tool-result', index: 0, seq: 5, message: HOSTILE }],
   } as unknown as StepRequestView
   const host = mount(
     <div>
       <RequestHeaderInfo request={request} onSeq={() => {}} />
+      <RequestRejected request={request} onSeq={() => {}} />
       <RequestMessageRow
         row={{
           seq: 5,
@@ -85,11 +88,14 @@ it('renders message and system prompt text as text, never as markup', () => {
         change="appended"
         firstDifference
         tokensBefore={0}
+        rejected={['orphan-tool-result']}
       />
     </div>,
   )
   expect(host.querySelector('script, img')).toBeNull()
   expect(host.textContent).toContain(HOSTILE)
+  expect(host.querySelector('[data-testid=request-rejected]')?.getAttribute('data-codes')).toBe('orphan-tool-result')
+  expect(host.querySelector('[data-rejected]')?.getAttribute('data-rejected')).toBe('orphan-tool-result')
   expect((globalThis as { __pwned?: number }).__pwned).toBeUndefined()
 })
 

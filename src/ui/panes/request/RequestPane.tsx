@@ -14,7 +14,9 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import { VirtualList } from '../../shared/VirtualList.tsx'
 import { RequestDiffBar } from './RequestDiffBar.tsx'
 import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
+import { RequestMessageDiff } from './RequestMessageDiff.tsx'
 import { RequestMessageRow, type RowChange } from './RequestMessageRow.tsx'
+import { RequestRejected } from './RequestRejected.tsx'
 import { StepPicker } from './StepPicker.tsx'
 import { copyRequestJson, saveRequestJson } from './request-actions.ts'
 import { useStepRequest } from './use-step-request.ts'
@@ -51,6 +53,12 @@ export function RequestPane() {
     return out
   }, [request])
   const first = request?.diff.firstDifference ?? null
+  /** Message index -> the provider rules it breaks. */
+  const rejectedAt = useMemo(() => {
+    const out = new Map<number, string[]>()
+    for (const r of request?.rejected ?? []) out.set(r.index, [...(out.get(r.index) ?? []), r.code])
+    return out
+  }, [request])
   const selectedPosition = useMemo(() => {
     if (selectedSeq === null) return null
     const at = rows.findIndex((r) => r.seq === selectedSeq)
@@ -84,46 +92,18 @@ export function RequestPane() {
       data-following={pin === null}
       count={request?.messageCount ?? 0}
       countUnit="messages"
+      // The step, prev/next and follow share the header: one row of controls, so a laptop screen keeps the messages.
       lead={
-        <span className="font-mono text-xs font-semibold" data-testid="request-step">
-          {stepLabel === '' ? '—' : `step ${stepLabel}`}
-        </span>
+        <>
+          <span className="sr-only" data-testid="request-step">
+            {stepLabel === '' ? '—' : `step ${stepLabel}`}
+          </span>
+          <StepPicker steps={steps} position={answer?.position ?? -1} />
+        </>
       }
       wrap
       className="h-full"
       tools={
-        <>
-          <button
-            type="button"
-            className={BUTTON}
-            disabled={step === null}
-            data-testid="copy-request"
-            title="Copy this request as JSON (what lens request --step T.S --json prints)"
-            onClick={() => act(copyRequestJson)}
-          >
-            Copy JSON
-          </button>
-          <button
-            type="button"
-            className={BUTTON}
-            disabled={step === null}
-            data-testid="save-request"
-            title={`Save this request as request-${stepLabel || 'T.S'}.json`}
-            onClick={() => act(saveRequestJson)}
-          >
-            Save JSON
-          </button>
-        </>
-      }
-    >
-      {note !== null ? (
-        <p role="status" data-testid="request-note" className="truncate border-b border-line px-2 py-0.5 text-xs text-muted">
-          {note}
-        </p>
-      ) : null}
-      {error !== null ? <p className="px-2 py-1 text-xs text-danger">{error}</p> : null}
-      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-line px-2 py-1 text-xs">
-        <StepPicker steps={steps} position={answer?.position ?? -1} />
         <button
           type="button"
           className={`${BUTTON} ${pin === null ? 'border-accent text-accent' : ''}`}
@@ -134,9 +114,28 @@ export function RequestPane() {
         >
           Follow cursor
         </button>
-        {request !== null ? (
-          <>
-            <span className="text-muted" title={`the request is the surface ${BOUNDARY_TEXT[request.boundary]}`}>
+      }
+    >
+      {note !== null ? (
+        <p role="status" data-testid="request-note" className="truncate border-b border-line px-2 py-0.5 text-xs text-muted">
+          {note}
+        </p>
+      ) : null}
+      {error !== null ? <p className="px-2 py-1 text-xs text-danger">{error}</p> : null}
+      {request !== null ? <RequestRejected request={request} onSeq={follow} /> : null}
+      {request !== null && step !== null ? (
+        // The facts above the messages scroll on their own past a share of the pane, a smaller share on a short window:
+        // on a laptop screen the message list keeps most of the height, whatever the facts hold.
+        <div
+          className="max-h-[18%] shrink-0 overflow-y-auto [@media(min-height:880px)]:max-h-[45%]"
+          tabIndex={0}
+          aria-label="About this request"
+        >
+          <div className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-line px-2 py-1 text-xs">
+            <span
+              className="text-muted"
+              title={`the request is the surface ${BOUNDARY_TEXT[request.boundary]}; the step starts at #${request.startSeq}`}
+            >
               built at
             </span>
             <button
@@ -149,9 +148,6 @@ export function RequestPane() {
             >
               #{request.atSeq}
             </button>
-            <span className="text-muted" title={`the request is the surface ${BOUNDARY_TEXT[request.boundary]}`}>
-              (step from #{request.startSeq})
-            </span>
             {request.skippedNodes.length > 0 ? (
               <span className="text-warn" data-testid="request-skipped" data-count={request.skippedNodes.length}>
                 · {request.skippedNodes.length} surface node{request.skippedNodes.length === 1 ? '' : 's'} derive no message
@@ -164,14 +160,31 @@ export function RequestPane() {
             {request.deriveErrors.length > 0 ? (
               <span className="text-danger">· {request.deriveErrors.length} derive errors</span>
             ) : null}
-          </>
-        ) : null}
-      </div>
-      {request !== null ? (
-        <>
+            <span className="ml-auto flex gap-1.5">
+              <button
+                type="button"
+                className={BUTTON}
+                data-testid="copy-request"
+                title="Copy this request as JSON (what lens request --step T.S --json prints)"
+                onClick={() => act(copyRequestJson)}
+              >
+                Copy JSON
+              </button>
+              <button
+                type="button"
+                className={BUTTON}
+                data-testid="save-request"
+                title={`Save this request as request-${stepLabel || 'T.S'}.json`}
+                onClick={() => act(saveRequestJson)}
+              >
+                Save JSON
+              </button>
+            </span>
+          </div>
           <RequestHeaderInfo request={request} onSeq={follow} />
           <RequestDiffBar request={request} headerChange={answer?.headerChange ?? null} onSeq={follow} />
-        </>
+          <RequestMessageDiff step={step} onSeq={follow} />
+        </div>
       ) : null}
       <VirtualList
         count={rows.length}
@@ -195,6 +208,7 @@ export function RequestPane() {
               change={changes.get(row.seq) ?? 'kept'}
               firstDifference={i === first && request?.diff.previous !== null}
               tokensBefore={request?.diff.tokensBeforeFirstDifference ?? 0}
+              rejected={rejectedAt.get(i) ?? null}
             />
           )
         }}

@@ -32,8 +32,8 @@ export function StepPicker({ steps, position }: { steps: readonly StepListEntry[
       >
         {position < 0 || position >= steps.length ? <option value="">step…</option> : null}
         {steps.map((s, p) => (
-          <option key={p} value={p}>
-            {`${s.turn}.${s.step}  #${s.atSeq}  ${s.messageCount} msg`}
+          <option key={p} value={p} data-rejected={s.rejected.length > 0 ? 'true' : undefined} data-step={`${s.turn}.${s.step}`}>
+            {`${s.rejected.length > 0 ? '⚠ ' : ''}${s.turn}.${s.step}  #${s.atSeq}  ${s.messageCount} msg${s.rejected.length > 0 ? `  rejected: ${s.rejected.join(', ')}` : ''}`}
           </option>
         ))}
       </select>

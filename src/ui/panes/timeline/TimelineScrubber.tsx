@@ -123,7 +123,7 @@ export function TimelineScrubber() {
     dragging.current = false
   }
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
-    const action = scrubActionFor(event.key, event.shiftKey)
+    const action = scrubActionFor(event)
     if (action === null) return
     event.preventDefault()
     runScrubAction(store.getState(), action)

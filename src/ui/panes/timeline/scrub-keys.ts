@@ -1,6 +1,7 @@
-/** Pure: which cursor move a key press on the timeline means. */
+/** Pure: which cursor move a key press on the timeline means (the `timeline` rows of the shortcuts table). */
 
 import type { MarkKind } from '../../../store/slices/cursor-slice.ts'
+import { shortcutFor, type KeyPress, type ShortcutAction } from '../../app/shortcuts.ts'
 
 export type ScrubAction =
   | { readonly kind: 'step'; readonly delta: number }
@@ -8,26 +9,20 @@ export type ScrubAction =
   | { readonly kind: 'home' }
   | { readonly kind: 'end' }
 
-/** ←/→ one event, shift+←/→ previous/next surface change, [ / ] previous/next replace, PageUp/PageDown by turn, Home/End. */
-export function scrubActionFor(key: string, shift: boolean): ScrubAction | null {
-  switch (key) {
-    case 'ArrowLeft':
-      return shift ? { kind: 'jump', mark: 'surface', direction: -1 } : { kind: 'step', delta: -1 }
-    case 'ArrowRight':
-      return shift ? { kind: 'jump', mark: 'surface', direction: 1 } : { kind: 'step', delta: 1 }
-    case '[':
-      return { kind: 'jump', mark: 'replace', direction: -1 }
-    case ']':
-      return { kind: 'jump', mark: 'replace', direction: 1 }
-    case 'PageUp':
-      return { kind: 'jump', mark: 'turn', direction: -1 }
-    case 'PageDown':
-      return { kind: 'jump', mark: 'turn', direction: 1 }
-    case 'Home':
-      return { kind: 'home' }
-    case 'End':
-      return { kind: 'end' }
-    default:
-      return null
-  }
+const MOVES: Record<ShortcutAction<'timeline'>, ScrubAction> = {
+  'previous-event': { kind: 'step', delta: -1 },
+  'next-event': { kind: 'step', delta: 1 },
+  'previous-surface': { kind: 'jump', mark: 'surface', direction: -1 },
+  'next-surface': { kind: 'jump', mark: 'surface', direction: 1 },
+  'previous-replace': { kind: 'jump', mark: 'replace', direction: -1 },
+  'next-replace': { kind: 'jump', mark: 'replace', direction: 1 },
+  'previous-turn': { kind: 'jump', mark: 'turn', direction: -1 },
+  'next-turn': { kind: 'jump', mark: 'turn', direction: 1 },
+  first: { kind: 'home' },
+  last: { kind: 'end' },
+}
+
+export function scrubActionFor(press: KeyPress): ScrubAction | null {
+  const action = shortcutFor('timeline', press)
+  return action === null ? null : MOVES[action]
 }

@@ -17,10 +17,12 @@ describe('timeline marks', () => {
   })
 
   it('maps keys to cursor moves', () => {
-    expect(scrubActionFor('ArrowRight', false)).toEqual({ kind: 'step', delta: 1 })
-    expect(scrubActionFor('ArrowLeft', true)).toEqual({ kind: 'jump', mark: 'surface', direction: -1 })
-    expect(scrubActionFor(']', false)).toEqual({ kind: 'jump', mark: 'replace', direction: 1 })
-    expect(scrubActionFor('Home', false)).toEqual({ kind: 'home' })
-    expect(scrubActionFor('x', false)).toBeNull()
+    const press = (key: string, shiftKey = false, ctrlKey = false) => ({ key, shiftKey, ctrlKey, metaKey: false, altKey: false })
+    expect(scrubActionFor(press('ArrowRight'))).toEqual({ kind: 'step', delta: 1 })
+    expect(scrubActionFor(press('ArrowLeft', true))).toEqual({ kind: 'jump', mark: 'surface', direction: -1 })
+    expect(scrubActionFor(press(']'))).toEqual({ kind: 'jump', mark: 'replace', direction: 1 })
+    expect(scrubActionFor(press('Home'))).toEqual({ kind: 'home' })
+    expect(scrubActionFor(press('x'))).toBeNull()
+    expect(scrubActionFor(press('ArrowRight', false, true))).toBeNull()
   })
 })

@@ -12,7 +12,7 @@ export function LifespanBar({ surface, length, cursor }: { surface: EventSummary
   const last = length - 1
   const { left, width } = spanFractions(span.from, span.to, last)
   const seen = cursor >= span.from && cursor <= span.to
-  const title = `on the model surface from #${span.from} to #${span.to}${span.open ? ' (the end)' : ''}`
+  const title = `visible to the model from #${span.from} to #${span.to}${span.open ? ' (the end of the log)' : ''}${seen ? ', and at the cursor' : ''}`
   return (
     <div
       className="relative mt-1 h-1 w-full rounded-sm bg-raised"

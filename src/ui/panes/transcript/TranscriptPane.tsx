@@ -72,10 +72,21 @@ export function TranscriptPane() {
   else if (selected !== null && selectedFrom !== 'transcript') activeRow = detail?.counterpartRows?.[list] ?? null
 
   const toggle = (
-    <label className="flex items-center gap-1 text-xs text-muted">
-      <input type="checkbox" checked={showLogOnly} onChange={() => store.getState().toggleLogOnly()} />
-      log-only events
-    </label>
+    <>
+      {/* The key to the thin bar under each row that reached the surface (LifespanBar). */}
+      <span
+        className="flex items-center gap-1 text-xs text-muted"
+        data-testid="lifespan-legend"
+        title="The bar under an entry spans the events during which the model was sent it (brighter while the cursor is inside); hover a bar for its seqs"
+      >
+        <span className="inline-block h-1 w-4 rounded-sm bg-lifespan" aria-hidden="true" />
+        visible to the model
+      </span>
+      <label className="flex items-center gap-1 text-xs text-muted">
+        <input type="checkbox" checked={showLogOnly} onChange={() => store.getState().toggleLogOnly()} />
+        log-only events
+      </label>
+    </>
   )
   return (
     <PaneFrame title="Transcript" testId="transcript-pane" count={count} tools={toggle} className="h-full">

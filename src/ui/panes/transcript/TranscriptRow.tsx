@@ -19,7 +19,11 @@ export function TranscriptRow({ rowRef, summary, cursor, length }: TranscriptRow
   const view = rowView(summary, cursor, rowRef.span)
   const compact = summary.kind !== 'message'
   return (
-    <div className={`px-2 py-1.5 ${view.shadowedBy !== null ? 'opacity-70' : ''}`}>
+    // A shadowed entry is marked by a rule on its left and its badge, not by fading it (faded text fails contrast).
+    <div
+      className={`px-2 py-1.5 ${view.shadowedBy !== null ? 'shadow-[inset_3px_0_0_var(--color-line)]' : ''}`}
+      data-shadowed={view.shadowedBy !== null}
+    >
       <div className="flex flex-wrap items-center gap-2 text-xs">
         <span className="font-mono tabular-nums text-muted">
           #{summary.seq ?? '?'}

@@ -1,0 +1,60 @@
+/**
+ * A laptop screen (issue 31 §4), 1280x800 with the context chart open, on the bundled demo: the Request view shows at
+ * least six whole messages (the chart strip shrinks before the message list does), at the step in force at the end
+ * and at the step right after the prune (whose facts hold a message diff); the replace graph's fit never draws its
+ * labels under 9 px; the bar under a transcript row has a key and says what it is.
+ */
+
+import { expect, test, type Page } from '@playwright/test'
+import { LABEL_PX, MIN_LABEL_PX } from '../src/ui/panes/replace-graph/readable-fit.ts'
+import { screenshot, waitLoaded } from './support/app.ts'
+
+/** Rows of the request's message list wholly inside the list's box. */
+async function wholeRows(page: Page): Promise<number> {
+  return page.getByRole('listbox', { name: 'Request messages' }).evaluate((list) => {
+    const box = list.getBoundingClientRect()
+    return [...list.querySelectorAll('[role=option]')].filter((row) => {
+      const r = row.getBoundingClientRect()
+      return r.height > 0 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5
+    }).length
+  })
+}
+
+test.use({ viewport: { width: 1280, height: 800 } })
+
+for (const hash of ['', '#step=2.1']) {
+  test(`the Request view shows at least six whole messages with the chart open (${hash || 'the last step'})`, async ({
+    page,
+  }) => {
+    await page.goto(`/${hash}`)
+    await waitLoaded(page)
+    await page.getByTestId('request-tab').click()
+    await expect(page.getByTestId('context-chart')).toBeVisible()
+    await expect(page.getByTestId('request-pane')).toHaveAttribute('data-step', /\d+\.\d+/)
+    if (hash !== '') await expect(page.getByTestId('request-message-diff')).toBeVisible()
+    await screenshot(page, `laptop${hash === '' ? '' : '-2.1'}`)
+    await expect.poll(() => wholeRows(page)).toBeGreaterThanOrEqual(6)
+  })
+}
+
+test("the replace graph's fit draws no label under 9 px; the lifespan bars have a key", async ({ page }) => {
+  await page.goto('/')
+  await waitLoaded(page)
+  const node = page.getByTestId('replace-graph').locator('[data-testid=replace-node]').first()
+  await expect(node).toBeVisible()
+  // The text's rendered size is its font size times the viewport's scale.
+  const rendered = async () =>
+    page.getByTestId('replace-graph').evaluate((graph) => {
+      const viewport = graph.querySelector('.react-flow__viewport') as HTMLElement
+      const scale = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a
+      const label = graph.querySelector('[data-testid=replace-node] span') as HTMLElement
+      return parseFloat(getComputedStyle(label).fontSize) * scale
+    })
+  await expect.poll(rendered).toBeGreaterThanOrEqual(MIN_LABEL_PX)
+  expect(LABEL_PX).toBe(12)
+  // A narrow side column: the fit still keeps labels readable (the graph scrolls instead).
+  await page.setViewportSize({ width: 1280, height: 600 })
+  await expect.poll(rendered).toBeGreaterThanOrEqual(MIN_LABEL_PX)
+  await expect(page.getByTestId('lifespan-legend')).toContainText('visible to the model')
+  await expect(page.getByTestId('lifespan').first()).toHaveAttribute('title', /^visible to the model from #\d+ to #\d+/)
+})
