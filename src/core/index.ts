@@ -51,3 +51,4 @@ export {
   type IndexRange,
 } from './search/index.ts'
 export * from './request/index.ts'
+export * from './timing/index.ts'

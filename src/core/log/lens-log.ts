@@ -23,6 +23,7 @@ import { CompactionIndex, type ReplacementLink } from '../projection/compaction-
 import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
+import { StepTimesTracker } from '../timing/step-times.ts'
 import { RecordStore, type RecordTextView } from './record-store.ts'
 
 export interface LensLogOptions {
@@ -94,6 +95,8 @@ export class LensLog {
   readonly repair = new RepairTracker()
   /** Event indices of `request/header` events, in log order: the request view finds the header in force by binary search. */
   readonly requestHeaders = new Int32Vector(16)
+  /** Each step's times as they were logged (src/core/timing reads them). */
+  readonly timing = new StepTimesTracker(this.turns)
 
   private readonly decoder: SessionDecoder
   private readonly records = new RecordStore()
@@ -332,6 +335,7 @@ export class LensLog {
       this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
       this.reportViolations(record.line)
       this.invariants.observeChunkRun(record.row, index, record.size)
+      this.timing.observeRow(record.row, index, record.size)
       if (!this.allRows.extendChunkRun(index, record.size)) {
         this.allRows.add(index, RowKind.ChunkRun)
         this.allRows.span.set(this.allRows.length - 1, record.size)
@@ -349,6 +353,7 @@ export class LensLog {
     const plan = this.fold.push(event)
     this.reportViolations(record.line)
     if (isRecord(event)) this.project(event, index, plan?.kind)
+    this.timing.observe(event, index, plan !== undefined)
     this.invariants.observe(event, index, plan, record.text)
   }
 
