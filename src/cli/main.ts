@@ -22,6 +22,7 @@ const USAGE = `usage:
                                     full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
   lens request FILE --step T.S --json | --list --json
                                     the request the harness built for a step and its diff with the previous step; or every step
+  lens timing FILE --json           per step: request, first output, message, TTFT, generation, tok/s, tools, retries; and totals
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input.`
 
 class UsageError extends Error {}
@@ -64,6 +65,14 @@ async function main(argv: string[]): Promise<number> {
         return await runRequest(rest)
       } catch (error) {
         throw error instanceof RequestUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'timing': {
+      const { runTiming, TimingUsageError } = await import('./timing-command.ts')
+      try {
+        return await runTiming(rest)
+      } catch (error) {
+        throw error instanceof TimingUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {
