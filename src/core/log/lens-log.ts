@@ -264,6 +264,14 @@ export class LensLog {
     return this.records
   }
 
+  /** The packed row holding event `index`, its first member's index and its member count; null for a plain event. */
+  packedRowAt(index: number): { readonly row: PackedRow; readonly firstIndex: number; readonly members: number } | null {
+    const record = this.records.recordOf(index)
+    if (record < 0 || index >= this.eventCount || !this.records.isRow(record)) return null
+    const row = this.records.parsed(record) as PackedRow
+    return { row, firstIndex: this.records.firstIndexOf(record), members: packedRowSize(row) }
+  }
+
   /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */
   isPacked(index: number): boolean {
     return this.records.isRow(this.records.recordOf(index))

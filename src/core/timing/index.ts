@@ -15,3 +15,5 @@ export {
   type ToolTiming,
   type RetryTiming,
 } from './step-timing.ts'
+export { eventTimes, EVENT_TIMES_MAX } from './event-times.ts'
+export { streamSoFar, streamingStepAt, type StreamSoFar } from './stream-so-far.ts'
