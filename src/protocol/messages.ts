@@ -9,6 +9,7 @@
  */
 
 import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series.ts'
+import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer } from './time-lanes.ts'
 import type {
   DetailTextChunk,
   DetailTextField,
@@ -70,6 +71,9 @@ export type LensRequest =
   | (Query & { readonly type: 'step-list' })
   | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
   | (Query & { readonly type: 'context-series' } & ContextSeriesArgs)
+  | (Query & { readonly type: 'time-lanes' })
+  | (Query & { readonly type: 'event-times'; readonly from: number; readonly count: number })
+  | (Query & { readonly type: 'stream-so-far'; readonly index: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -89,6 +93,9 @@ export interface QueryResults {
   'step-list': StepListAnswer
   'step-request-json': StepRequestJsonText
   'context-series': ContextSeriesAnswer
+  'time-lanes': TimeLanesAnswer
+  'event-times': EventTimesAnswer
+  'stream-so-far': StreamPreview | null
 }
 
 /** Worker -> main thread. */
@@ -137,6 +144,9 @@ const REQUEST_TYPES = {
   'step-list': true,
   'step-request-json': true,
   'context-series': true,
+  'time-lanes': true,
+  'event-times': true,
+  'stream-so-far': true,
   search: true,
   'search-more': true,
 } satisfies Record<LensRequest['type'], true>

@@ -3,6 +3,7 @@
 export { StepTimesTracker, clockTime, type StepTimes, type ToolTimes, type RetryTimes, type UsageTokens } from './step-times.ts'
 export {
   stepTimings,
+  stepTimingAt,
   timingJson,
   timingTotals,
   elapsed,

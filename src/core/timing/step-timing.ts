@@ -174,6 +174,12 @@ function stepTiming(log: LensLog, times: StepTimes): StepTiming {
   }
 }
 
+/** The timing of step `position` (log order), or undefined when there is no such step. */
+export function stepTimingAt(log: LensLog, position: number): StepTiming | undefined {
+  const times = log.timing.steps[position]
+  return times === undefined ? undefined : stepTiming(log, times)
+}
+
 /** Every step of the log so far, in log order (the Request view's steps), with its timing. */
 export function stepTimings(log: LensLog): StepTiming[] {
   return log.timing.steps.map((times) => stepTiming(log, times))

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum, stepTimings, timingTotals, type StepTiming } from '../core/index.ts'
 import { generateSession, presetOptions, toJsonl } from '../generate/index.ts'
-import { BarKind, FOLD_MIN_MS, FOLD_SHOWN_MS, FoldedAxis, Lane, cursorX, timeLanes } from './time-lanes.ts'
+import { BarKind, FOLD_MIN_MS, FOLD_SHOWN_MS, Lane, cursorX } from '../protocol/time-lanes.ts'
+import { FoldedAxis, timeLanes } from './time-lanes.ts'
 
 const checksum = await loadContentChecksum()
 
