@@ -169,7 +169,7 @@ export function RequestPane() {
       </div>
       {request !== null ? (
         <>
-          <RequestHeaderInfo request={request} onSeq={follow} />
+          <RequestHeaderInfo request={request} timing={answer?.timing ?? null} onSeq={follow} />
           <RequestDiffBar request={request} headerChange={answer?.headerChange ?? null} onSeq={follow} />
         </>
       ) : null}

@@ -5,8 +5,9 @@
  * clock went back, follows the one before it at once.
  */
 
-export const REPLAY_SPEEDS = [1, 4, 16, 64] as const
-export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number]
+import { REPLAY_SPEEDS, type ReplaySpeed } from '../../../store/slices/replay-slice.ts'
+
+export { REPLAY_SPEEDS, type ReplaySpeed }
 
 /** Gaps in the log longer than this are idle, and replayed in IDLE_PLAY_MS. */
 export const IDLE_GAP_MS = 60_000

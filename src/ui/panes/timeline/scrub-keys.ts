@@ -7,8 +7,13 @@ export type ScrubAction =
   | { readonly kind: 'jump'; readonly mark: MarkKind; readonly direction: -1 | 1 }
   | { readonly kind: 'home' }
   | { readonly kind: 'end' }
+  /** Play or pause the replay. */
+  | { readonly kind: 'play' }
 
-/** ←/→ one event, shift+←/→ previous/next surface change, [ / ] previous/next replace, PageUp/PageDown by turn, Home/End. */
+/**
+ * ←/→ one event, shift+←/→ previous/next surface change, [ / ] previous/next replace, PageUp/PageDown by turn,
+ * Home/End, Space plays or pauses the replay.
+ */
 export function scrubActionFor(key: string, shift: boolean): ScrubAction | null {
   switch (key) {
     case 'ArrowLeft':
@@ -27,6 +32,8 @@ export function scrubActionFor(key: string, shift: boolean): ScrubAction | null 
       return { kind: 'home' }
     case 'End':
       return { kind: 'end' }
+    case ' ':
+      return shift ? null : { kind: 'play' }
     default:
       return null
   }

@@ -13,6 +13,7 @@ import {
 } from '../../../store/selectors.ts'
 import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { VirtualList } from '../../shared/VirtualList.tsx'
+import { StreamingPreview } from './StreamingPreview.tsx'
 import { TranscriptRow } from './TranscriptRow.tsx'
 import { transcriptRowClass } from './transcript-rows.ts'
 
@@ -119,6 +120,7 @@ export function TranscriptPane() {
         onRange={onRange}
         emptyText={snapshot === null ? (loadState === 'loading' ? 'Loading…' : 'No log loaded.') : 'No entries at this cursor.'}
       />
+      <StreamingPreview />
     </PaneFrame>
   )
 }
