@@ -7,7 +7,7 @@
  * moves the cursor (use-context-plot.ts).
  */
 
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react'
+import { useRef, useState, type ReactNode } from 'react'
 import { useLensStore } from '../../../store/lens-store-context.tsx'
 import { selectCursor, selectSummary } from '../../../store/selectors.ts'
 import { useChartColors } from './chart-colors.ts'
@@ -16,22 +16,7 @@ import { bucketOf, bucketValues, xRange } from './chart-values.ts'
 import { plotWidthIn } from './context-chart-options.ts'
 import { useContextPlot } from './use-context-plot.ts'
 import { useContextSeries } from './use-context-series.ts'
-
-/** Width of an element as it is laid out, kept up to date. */
-function useBoxWidth(box: RefObject<HTMLDivElement | null>): number {
-  const [width, setWidth] = useState(0)
-  useEffect(() => {
-    const element = box.current
-    if (element === null) return
-    const observer = new ResizeObserver((entries) => {
-      const w = Math.floor(entries[0]?.contentRect.width ?? 0)
-      if (w > 0) setWidth(w)
-    })
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [box])
-  return width
-}
+import { useBoxWidth } from '../../shared/use-box-width.ts'
 
 export function ContextChart({ toggle }: { toggle: ReactNode }) {
   const summary = useLensStore(selectSummary)
