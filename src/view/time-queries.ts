@@ -4,7 +4,7 @@
  * sent at the cursor (continued from the previous answer while the replay moves forward through a step).
  */
 
-import { eventTimes, streamSoFar, stepTimings, timingJson, type LensLog, type StreamSoFar } from '../core/index.ts'
+import { eventTimes, streamSoFar, timingParts, type LensLog, type StreamSoFar } from '../core/index.ts'
 import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer } from '../protocol/time-lanes.ts'
 import { timeLanes } from './time-lanes.ts'
 
@@ -24,8 +24,8 @@ export class TimeQueries {
   timeLanes(log: LensLog): TimeLanesAnswer {
     const cached = this.lanes
     if (cached !== null && cached.log === log && cached.length === log.length) return cached.answer
-    const { warnings, totals } = timingJson(log)
-    const built = timeLanes(stepTimings(log), totals, warnings)
+    const { timings, totals, warnings } = timingParts(log)
+    const built = timeLanes(timings, totals, warnings)
     this.lanes = { log, length: log.length, answer: built.answer }
     return built.answer
   }

@@ -5,6 +5,7 @@ export {
   stepTimings,
   stepTimingAt,
   timingJson,
+  timingParts,
   timingTotals,
   elapsed,
   nearestRank,

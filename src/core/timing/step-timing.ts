@@ -118,6 +118,8 @@ export function elapsed(start: number | null, end: number | null): number | null
 }
 
 function seqAt(log: LensLog, index: number): number {
+  // A valid log's seqs are its indices: no record parsed again (a 1.3M-event log has thousands of steps).
+  if (log.seqIsIndex) return index
   const seq = log.seqOf(index)
   return typeof seq === 'number' ? seq : index
 }
@@ -257,8 +259,14 @@ function clockWarnings(log: LensLog): TimingWarning[] {
   return out
 }
 
+/** Every step's timing with its event indices, the totals and the clock warnings: what the time lanes are built from. */
+export function timingParts(log: LensLog): { timings: StepTiming[]; totals: TimingTotals; warnings: TimingWarning[] } {
+  const timings = stepTimings(log)
+  return { timings, totals: timingTotals(timings), warnings: clockWarnings(log) }
+}
+
 /** `lens timing --json`: every step's timing, the session totals and the clock warnings. */
 export function timingJson(log: LensLog): TimingJson {
-  const timings = stepTimings(log)
-  return { steps: timings.map((t) => t.json), totals: timingTotals(timings), warnings: clockWarnings(log) }
+  const { timings, totals, warnings } = timingParts(log)
+  return { steps: timings.map((t) => t.json), totals, warnings }
 }

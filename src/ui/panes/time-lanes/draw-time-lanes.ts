@@ -67,50 +67,72 @@ export function drawTimeLanes(
   })
   ctx.stroke(rules)
 
-  // Folds first: the panel's colour across the lanes, so the waits passing through them stay drawn on top.
-  ctx.fillStyle = colors.panel
+  // Folds first: the panel's colour across the lanes, so the waits passing through them stay drawn on top. One path
+  // for every fold's background and one for their dashed edges (a stroke each cost hundreds of folds that many
+  // dashed strokes).
+  const foldBoxes = new Path2D()
+  const foldEdges = new Path2D()
+  const foldAt: [number, number][] = []
   for (const fold of answer.folds) {
     const a = pxOf(plot, fold.x)
-    ctx.fillRect(a, TOP, Math.max(a + 3, pxOf(plot, fold.x + FOLD_SHOWN_MS)) - a, 3 * LANE_HEIGHT)
+    const b = Math.max(a + 3, pxOf(plot, fold.x + FOLD_SHOWN_MS))
+    foldBoxes.rect(a, TOP, b - a, 3 * LANE_HEIGHT)
+    for (const edge of [a + 0.5, b - 0.5]) {
+      foldEdges.moveTo(edge, TOP)
+      foldEdges.lineTo(edge, TOP + 3 * LANE_HEIGHT)
+    }
+    foldAt.push([a, b])
   }
+  ctx.fillStyle = colors.panel
+  ctx.fill(foldBoxes)
 
+  // Bars: one path per style. Bars of a style on the same row that touch in pixels are one rectangle: on a long axis
+  // thousands of bars share a few hundred pixel columns.
   const paths = new Map<string, Path2D>()
+  const runs = new Map<string, { style: string; x0: number; x1: number; top: number; height: number }>()
+  const flush = (run: { style: string; x0: number; x1: number; top: number; height: number }): void => {
+    let path = paths.get(run.style)
+    if (path === undefined) paths.set(run.style, (path = new Path2D()))
+    path.rect(run.x0, run.top, run.x1 - run.x0, run.height)
+  }
+  const styles = Object.values(BarKind).map((kind) => styleOf(kind, colors))
   const { bars } = answer
   for (let i = 0; i < bars.kind.length; i++) {
     const kind = bars.kind[i] as number
-    const style = styleOf(kind, colors)
-    let path = paths.get(style)
-    if (path === undefined) paths.set(style, (path = new Path2D()))
-    const x0 = pxOf(plot, bars.x0[i] as number)
+    const style = styles[kind] as string
     const box = barBox(kind, bars.lane[i] as number, bars.row[i] as number)
-    path.rect(x0, box.top, Math.max(1, pxOf(plot, bars.x1[i] as number) - x0), box.height)
+    const x0 = pxOf(plot, bars.x0[i] as number)
+    const x1 = Math.max(x0 + 1, pxOf(plot, bars.x1[i] as number))
+    const key = `${style}|${box.top}`
+    const run = runs.get(key)
+    if (run !== undefined && x0 <= run.x1 + 0.5 && x1 >= run.x0 - 0.5) {
+      run.x0 = Math.min(run.x0, x0)
+      run.x1 = Math.max(run.x1, x1)
+      continue
+    }
+    if (run !== undefined) flush(run)
+    runs.set(key, { style, x0, x1, top: box.top, height: box.height })
   }
+  for (const run of runs.values()) flush(run)
   for (const [style, path] of paths) {
     ctx.fillStyle = style
     ctx.fill(path)
   }
 
-  // Each fold's dashed edges, and its real length above.
-  let lastLabel = -Infinity
+  // The folds' dashed edges, and their real lengths above.
   ctx.setLineDash([2, 2])
-  ctx.textAlign = 'center'
-  for (const fold of answer.folds) {
-    const a = pxOf(plot, fold.x)
-    const b = Math.max(a + 3, pxOf(plot, fold.x + FOLD_SHOWN_MS))
-    ctx.strokeStyle = colors.muted
-    ctx.beginPath()
-    ctx.moveTo(a + 0.5, TOP)
-    ctx.lineTo(a + 0.5, TOP + 3 * LANE_HEIGHT)
-    ctx.moveTo(b - 0.5, TOP)
-    ctx.lineTo(b - 0.5, TOP + 3 * LANE_HEIGHT)
-    ctx.stroke()
-    if (a - lastLabel >= FOLD_LABEL_GAP_PX) {
-      ctx.fillStyle = colors.muted
-      ctx.fillText(`⋯ ${formatDuration(fold.ms)}`, (a + b) / 2, TOP / 2)
-      lastLabel = a
-    }
-  }
+  ctx.strokeStyle = colors.muted
+  ctx.stroke(foldEdges)
   ctx.setLineDash([])
+  ctx.textAlign = 'center'
+  ctx.fillStyle = colors.muted
+  let lastLabel = -Infinity
+  answer.folds.forEach((fold, k) => {
+    const [a, b] = foldAt[k] as [number, number]
+    if (a - lastLabel < FOLD_LABEL_GAP_PX) return
+    ctx.fillText(`⋯ ${formatDuration(fold.ms)}`, (a + b) / 2, TOP / 2)
+    lastLabel = a
+  })
 
   // The clock axis: real times at round axis steps.
   const axisY = TOP + 3 * LANE_HEIGHT
