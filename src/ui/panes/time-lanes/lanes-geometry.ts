@@ -32,7 +32,6 @@ export interface Plot {
   readonly span: number
 }
 
-export const plotLeft = LABEL_WIDTH
 export const plotWidth = (plot: Plot): number => Math.max(1, plot.width - LABEL_WIDTH - RIGHT)
 export const pxOf = (plot: Plot, x: number): number => LABEL_WIDTH + (x / plot.span) * plotWidth(plot)
 export const axisAt = (plot: Plot, px: number): number => ((px - LABEL_WIDTH) / plotWidth(plot)) * plot.span
