@@ -9,7 +9,7 @@
  */
 
 import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series.ts'
-import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer } from './time-lanes.ts'
+import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer, TimeStepInfo } from './time-lanes.ts'
 import type {
   DetailTextChunk,
   DetailTextField,
@@ -72,6 +72,7 @@ export type LensRequest =
   | (Query & { readonly type: 'step-request-json'; readonly turn: number; readonly step: number })
   | (Query & { readonly type: 'context-series' } & ContextSeriesArgs)
   | (Query & { readonly type: 'time-lanes' })
+  | (Query & { readonly type: 'time-step'; readonly position: number })
   | (Query & { readonly type: 'event-times'; readonly from: number; readonly count: number })
   | (Query & { readonly type: 'stream-so-far'; readonly index: number })
 
@@ -94,6 +95,7 @@ export interface QueryResults {
   'step-request-json': StepRequestJsonText
   'context-series': ContextSeriesAnswer
   'time-lanes': TimeLanesAnswer
+  'time-step': TimeStepInfo | null
   'event-times': EventTimesAnswer
   'stream-so-far': StreamPreview | null
 }
@@ -145,6 +147,7 @@ const REQUEST_TYPES = {
   'step-request-json': true,
   'context-series': true,
   'time-lanes': true,
+  'time-step': true,
   'event-times': true,
   'stream-so-far': true,
   search: true,

@@ -49,7 +49,7 @@ export interface TimeBars {
   readonly target: Int32Array
 }
 
-/** One step's figures for the hover line. */
+/** One step's figures for the hover line (the `time-step` query: asked for the step under the pointer only). */
 export interface TimeStepInfo {
   readonly turn: number
   readonly step: number
@@ -81,7 +81,10 @@ export interface TimeLanesAnswer {
   readonly span: number
   readonly folds: readonly TimeFold[]
   readonly bars: TimeBars
-  readonly info: readonly TimeStepInfo[]
+  /** Per step (log order): its turn and step numbers, and its request point's event index. */
+  readonly stepTurn: Int32Array
+  readonly stepNumber: Int32Array
+  readonly stepAt: Int32Array
   /** Bar ends by event index (ascending), for the cursor's place on the axis: the last anchor at or before it. */
   readonly anchorIndex: Int32Array
   readonly anchorX: Float64Array

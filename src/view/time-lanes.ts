@@ -22,6 +22,23 @@ import {
   type TimeStepInfo,
 } from '../protocol/time-lanes.ts'
 
+/** The hover line's figures of one step. */
+export function stepInfo(step: StepTiming): TimeStepInfo {
+  const j = step.json
+  return {
+    turn: j.turn,
+    step: j.step,
+    atIndex: step.atIndex,
+    atSeq: j.atSeq,
+    ttftMs: j.ttftMs,
+    generationMs: j.generationMs,
+    tokensPerSecond: j.tokensPerSecond,
+    outputTokens: j.outputTokens,
+    tools: j.tools.map((t) => ({ name: t.name, ms: t.ms })),
+    retries: j.retries.map((r) => ({ waitMs: r.waitMs })),
+  }
+}
+
 interface Bar {
   kind: BarKind
   lane: number
@@ -86,7 +103,11 @@ function assignToolRows(bars: Bar[]): void {
 
 const known = (...values: (number | null)[]): number[] => values.filter((v): v is number => v !== null)
 
-/** The lanes of every step: bars, the folded axis, hover figures, cursor anchors. `transfer`: the buffers it owns. */
+/**
+ * The lanes of every step: bars, the folded axis, each step's numbers, cursor anchors. Typed arrays only (plus the
+ * folds and totals), so receiving it costs the page nothing per step; a step's figures are asked for on hover
+ * (`stepInfo`). `transfer`: the buffers it owns.
+ */
 export function timeLanes(
   steps: readonly StepTiming[],
   totals: TimingTotals,
@@ -206,18 +227,9 @@ export function timeLanes(
     anchorIndex[i] = index
     anchorX[i] = axis.x(t)
   })
-  const info = steps.map((s): TimeStepInfo => ({
-    turn: s.json.turn,
-    step: s.json.step,
-    atIndex: s.atIndex,
-    atSeq: s.json.atSeq,
-    ttftMs: s.json.ttftMs,
-    generationMs: s.json.generationMs,
-    tokensPerSecond: s.json.tokensPerSecond,
-    outputTokens: s.json.outputTokens,
-    tools: s.json.tools.map((t) => ({ name: t.name, ms: t.ms })),
-    retries: s.json.retries.map((r) => ({ waitMs: r.waitMs })),
-  }))
+  const stepTurn = Int32Array.from(steps, (s) => s.json.turn)
+  const stepNumber = Int32Array.from(steps, (s) => s.json.step)
+  const stepAt = Int32Array.from(steps, (s) => s.atIndex)
   const answer: TimeLanesAnswer = {
     steps: steps.length,
     totals,
@@ -226,12 +238,26 @@ export function timeLanes(
     span: axis.span,
     folds: axis.folds.map((f) => ({ x: f.x, ms: f.to - f.from })),
     bars: out,
-    info,
+    stepTurn,
+    stepNumber,
+    stepAt,
     anchorIndex,
     anchorX,
   }
-  const transfer = [out.kind, out.lane, out.row, out.x0, out.x1, out.step, out.tool, out.target, anchorIndex, anchorX].map(
-    (a) => a.buffer as ArrayBuffer,
-  )
+  const transfer = [
+    out.kind,
+    out.lane,
+    out.row,
+    out.x0,
+    out.x1,
+    out.step,
+    out.tool,
+    out.target,
+    anchorIndex,
+    anchorX,
+    stepTurn,
+    stepNumber,
+    stepAt,
+  ].map((a) => a.buffer as ArrayBuffer)
   return { answer, transfer }
 }

@@ -10,7 +10,7 @@ import { generateSession, presetOptions, toJsonl } from '../generate/index.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 import { createInThreadClient } from '../worker/in-thread-client.ts'
-import { timeLanes } from './time-lanes.ts'
+import { stepInfo, timeLanes } from './time-lanes.ts'
 import { STREAM_PREVIEW_CHARS } from './time-queries.ts'
 
 const checksum = await loadContentChecksum()
@@ -41,6 +41,11 @@ describe('time queries', () => {
     expect(answer.steps).toBe(timingJson(log).steps.length)
     // Asked again: the same answer, from the kept one.
     expect(await c.query('time-lanes', {})).toStrictEqual(expected)
+    // A step's figures, asked on hover.
+    const steps = stepTimings(log)
+    for (const p of [0, 5, steps.length - 1])
+      expect(await c.query('time-step', { position: p })).toStrictEqual(stepInfo(steps[p] as (typeof steps)[number]))
+    expect(await c.query('time-step', { position: steps.length })).toBeNull()
   })
 
   it("the Request view's answer carries its step's timing", async () => {

@@ -4,9 +4,9 @@
  * sent at the cursor (continued from the previous answer while the replay moves forward through a step).
  */
 
-import { eventTimes, streamSoFar, timingParts, type LensLog, type StreamSoFar } from '../core/index.ts'
-import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer } from '../protocol/time-lanes.ts'
-import { timeLanes } from './time-lanes.ts'
+import { eventTimes, stepTimingAt, streamSoFar, timingParts, type LensLog, type StreamSoFar } from '../core/index.ts'
+import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer, TimeStepInfo } from '../protocol/time-lanes.ts'
+import { stepInfo, timeLanes } from './time-lanes.ts'
 
 /** Characters of streamed text and reasoning a preview carries (the end: what was streamed last). */
 export const STREAM_PREVIEW_CHARS = 4000
@@ -28,6 +28,12 @@ export class TimeQueries {
     const built = timeLanes(timings, totals, warnings)
     this.lanes = { log, length: log.length, answer: built.answer }
     return built.answer
+  }
+
+  /** The hover line's figures of step `position` (log order), or null. */
+  timeStep(log: LensLog, position: number): TimeStepInfo | null {
+    const step = stepTimingAt(log, Math.trunc(position))
+    return step === undefined ? null : stepInfo(step)
   }
 
   /** A fresh array per answer: the host moves its buffer. */

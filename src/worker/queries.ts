@@ -56,6 +56,7 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
     return answer
   },
   'time-lanes': ({ log, times }) => times.timeLanes(log.lensLog),
+  'time-step': ({ log, times }, req) => times.timeStep(log.lensLog, req.position),
   'event-times': ({ log, times }, req, transfer) => times.eventTimes(log.lensLog, req.from, req.count, transfer),
   'stream-so-far': ({ log, times }, req) => times.streamSoFar(log.lensLog, req.index),
 }

@@ -8,17 +8,37 @@
  */
 
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react'
-import { cursorX } from '../../../protocol/time-lanes.ts'
+import { cursorX, type TimeStepInfo } from '../../../protocol/time-lanes.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectCursor } from '../../../store/selectors.ts'
 import { useBoxWidth } from '../../shared/use-box-width.ts'
 import { useChartColors } from '../context-chart/chart-colors.ts'
 import { drawTimeLanes } from './draw-time-lanes.ts'
-import { LANES_HEIGHT, barAt, barText, plotOf, pxOf, TOP, LANE_HEIGHT } from './lanes-geometry.ts'
+import { LANES_HEIGHT, barAt, barText, plotOf, pxOf, stepLabel, TOP, LANE_HEIGHT } from './lanes-geometry.ts'
 import { TimeTotals } from './TimeTotals.tsx'
 import { useTimeLanes } from './use-time-lanes.ts'
 
 const KIND_NAMES = ['ttft', 'generation', 'model', 'tool', 'tool-open', 'waiting', 'retry'] as const
+
+/** The figures of the step at `position` (-1: none), asked of the worker when the pointer reaches a new step. */
+function useStepInfo(position: number): TimeStepInfo | null {
+  const store = useLensStoreApi()
+  const [info, setInfo] = useState<{ position: number; info: TimeStepInfo | null } | null>(null)
+  useEffect(() => {
+    if (position < 0) return
+    let current = true
+    store.client.query('time-step', { position }).then(
+      (answer) => {
+        if (current) setInfo({ position, info: answer })
+      },
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [store, position])
+  return info !== null && info.position === position ? info.info : null
+}
 
 export function TimeLanesChart({ lead }: { lead: ReactNode }) {
   const store = useLensStoreApi()
@@ -51,7 +71,7 @@ export function TimeLanesChart({ lead }: { lead: ReactNode }) {
     return barAt(answer, plot, event.clientX - rect.left, event.clientY - rect.top)
   }
   const shown = answer !== null && hover >= 0 && hover < answer.bars.kind.length ? hover : -1
-  const info = shown >= 0 && answer !== null ? answer.info[answer.bars.step[shown] as number] : undefined
+  const info = useStepInfo(shown >= 0 && answer !== null ? (answer.bars.step[shown] as number) : -1)
   const cx = answer === null || plot === null ? null : cursorX(answer, cursor)
 
   return (
@@ -65,18 +85,20 @@ export function TimeLanesChart({ lead }: { lead: ReactNode }) {
       data-span-ms={answer?.span ?? ''}
       className="@container bg-panel"
     >
+      {/* Two lines whatever is hovered: the totals, then the hover line (its own line, one line high), so hovering
+          never changes the strip's height and so never the page's layout. */}
       <header className="flex flex-wrap items-center gap-x-3 overflow-hidden px-2 pt-1 text-xs">
         {lead}
         {answer !== null ? <TimeTotals totals={answer.totals} warnings={answer.warnings} /> : null}
         <span
           data-testid="time-hover"
-          data-step={info === undefined ? '' : `${info.turn}.${info.step}`}
+          data-step={shown >= 0 && answer !== null ? stepLabel(answer, shown) : ''}
           data-kind={shown >= 0 && answer !== null ? KIND_NAMES[answer.bars.kind[shown] as number] : ''}
           data-target={shown >= 0 && answer !== null ? answer.bars.target[shown] : ''}
-          className="ml-auto min-w-0 truncate whitespace-nowrap font-mono tabular-nums text-ink @max-[90rem]:basis-full @max-[90rem]:ml-0"
+          className="block h-4 basis-full truncate whitespace-nowrap font-mono leading-4 tabular-nums text-ink"
         >
           {shown >= 0 && answer !== null ? (
-            barText(answer, shown)
+            barText(answer, shown, info)
           ) : (
             <span className="font-sans text-muted">hover a bar for its step</span>
           )}

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum, stepTimings, timingTotals } from '../../../core/index.ts'
 import { generateSession, presetOptions, toJsonl } from '../../../generate/index.ts'
 import { BarKind } from '../../../protocol/time-lanes.ts'
-import { timeLanes } from '../../../view/time-lanes.ts'
+import { stepInfo, timeLanes } from '../../../view/time-lanes.ts'
 import { barAt, barBox, barText, plotOf, pxOf, realAt, ticks } from './lanes-geometry.ts'
 
 const log = new LensLog({ checksum: await loadContentChecksum() })
@@ -57,9 +57,14 @@ describe('time lanes geometry', () => {
 
   it('the hover line says the step’s figures', () => {
     const i = [...answer.bars.kind.keys()].find((k) => answer.bars.kind[k] === BarKind.generation) as number
-    const info = answer.info[answer.bars.step[i] as number]
-    expect(barText(answer, i)).toMatch(new RegExp(`^step ${info?.turn}\\.${info?.step} · TTFT .* · generation .* tok/s`))
+    const step = steps[answer.bars.step[i] as number]
+    if (step === undefined) throw new Error('no step')
+    const info = stepInfo(step)
+    expect(barText(answer, i, info)).toMatch(new RegExp(`^step ${info.turn}\\.${info.step} · TTFT .* · generation .* tok/s`))
+    expect(barText(answer, i, null)).toBe(`step ${info.turn}.${info.step} · …`)
     const tool = [...answer.bars.kind.keys()].find((k) => answer.bars.kind[k] === BarKind.tool) as number
-    expect(barText(answer, tool)).toMatch(/ · tool [a-z_]+ \d/)
+    expect(barText(answer, tool, stepInfo(steps[answer.bars.step[tool] as number] as (typeof steps)[number]))).toMatch(
+      / · tool [a-z_]+ \d/,
+    )
   })
 })

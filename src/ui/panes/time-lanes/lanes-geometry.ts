@@ -4,7 +4,7 @@
  * the clock ticks (real times, read back through the folds) and what the hover line says.
  */
 
-import { BarKind, FOLD_SHOWN_MS, Lane, TOOL_ROWS, type TimeLanesAnswer } from '../../../protocol/time-lanes.ts'
+import { BarKind, FOLD_SHOWN_MS, Lane, TOOL_ROWS, type TimeLanesAnswer, type TimeStepInfo } from '../../../protocol/time-lanes.ts'
 import { formatDuration, formatRate } from '../../shared/format-duration.ts'
 
 /** CSS px: the lane labels' column, the fold labels' strip, one lane, the axis, the right margin. */
@@ -108,22 +108,27 @@ export function clockText(time: number): string {
 
 const ms = (value: number | null): string => (value === null ? '—' : formatDuration(value))
 
-/** What the hover line says about bar `i`. */
-export function barText(answer: TimeLanesAnswer, i: number): string {
+/** `T.S` of bar `i`'s step. */
+export function stepLabel(answer: TimeLanesAnswer, i: number): string {
+  const p = answer.bars.step[i] as number
+  return `${answer.stepTurn[p]}.${answer.stepNumber[p]}`
+}
+
+/** What the hover line says about bar `i`, with its step's figures (`info`; null while they are asked for). */
+export function barText(answer: TimeLanesAnswer, i: number, info: TimeStepInfo | null): string {
   const { bars } = answer
-  const info = answer.info[bars.step[i] as number]
-  if (info === undefined) return ''
-  const step = `step ${info.turn}.${info.step}`
+  const step = `step ${stepLabel(answer, i)}`
   const kind = bars.kind[i]
   const width = (bars.x1[i] as number) - (bars.x0[i] as number)
+  if (kind === BarKind.idle) return `${step} · waiting ${formatDuration(width)} before its request`
+  if (kind === BarKind.retry) return `${step} · retry wait ${formatDuration(width)}`
+  if (info === null) return `${step} · …`
   if (kind === BarKind.tool || kind === BarKind.toolOpen) {
     const k = bars.tool[i] as number
     const tool = info.tools[k]
     const which = info.tools.length > 1 ? ` (call ${k + 1} of ${info.tools.length})` : ''
     return `${step} · tool ${tool?.name ?? '?'} ${tool?.ms === null || tool === undefined ? 'no result yet' : ms(tool.ms)}${which}`
   }
-  if (kind === BarKind.idle) return `${step} · waiting ${formatDuration(width)} before its request`
-  if (kind === BarKind.retry) return `${step} · retry wait ${formatDuration(width)}`
   const tools = info.tools.length === 0 ? '' : ` · tools ${info.tools.map((t) => `${t.name ?? '?'} ${ms(t.ms)}`).join(', ')}`
   return `${step} · TTFT ${ms(info.ttftMs)} · generation ${ms(info.generationMs)} · ${formatRate(info.tokensPerSecond)}${tools}`
 }
