@@ -4,7 +4,7 @@
  * wide, so a short call stays visible on a long axis.
  */
 
-import { BarKind, FOLD_SHOWN_MS, type TimeLanesAnswer } from '../../../protocol/time-lanes.ts'
+import { BarKind, FOLD_SHOWN_MS, TOOL_ROWS, type TimeLanesAnswer } from '../../../protocol/time-lanes.ts'
 import { withAlpha, type ChartColors } from '../context-chart/theme-colors.ts'
 import { formatDuration } from '../../shared/format-duration.ts'
 import {
@@ -16,6 +16,7 @@ import {
   barBox,
   clockText,
   laneTop,
+  plotWidth,
   pxOf,
   realAt,
   ticks,
@@ -86,38 +87,49 @@ export function drawTimeLanes(
   ctx.fillStyle = colors.panel
   ctx.fill(foldBoxes)
 
-  // Bars: one path per style. Bars of a style on the same row that touch in pixels are one rectangle: on a long axis
-  // thousands of bars share a few hundred pixel columns.
-  const paths = new Map<string, Path2D>()
-  const runs = new Map<string, { style: string; x0: number; x1: number; top: number; height: number }>()
-  const flush = (run: { style: string; x0: number; x1: number; top: number; height: number }): void => {
-    let path = paths.get(run.style)
-    if (path === undefined) paths.set(run.style, (path = new Path2D()))
-    path.rect(run.x0, run.top, run.x1 - run.x0, run.height)
+  // Bars: one path per kind. Bars of a kind on the same row that touch in pixels are one rectangle: on a long axis
+  // thousands of bars share a few hundred pixel columns. The loop allocates nothing per bar (a 1.3M-event log has
+  // ~15,000): runs and boxes live in small typed arrays indexed by (kind, lane, row).
+  const kinds = Object.values(BarKind).length
+  const slots = kinds * 3 * TOOL_ROWS
+  const runX0 = new Float64Array(slots).fill(Number.NaN)
+  const runX1 = new Float64Array(slots)
+  const top = new Float64Array(slots).fill(Number.NaN)
+  const tall = new Float64Array(slots)
+  const paths = Array.from({ length: kinds }, () => new Path2D())
+  const flush = (slot: number): void => {
+    const path = paths[Math.floor(slot / (3 * TOOL_ROWS))] as Path2D
+    path.rect(runX0[slot] as number, top[slot] as number, (runX1[slot] as number) - (runX0[slot] as number), tall[slot] as number)
   }
-  const styles = Object.values(BarKind).map((kind) => styleOf(kind, colors))
+  const scale = plotWidth(plot) / plot.span
   const { bars } = answer
   for (let i = 0; i < bars.kind.length; i++) {
     const kind = bars.kind[i] as number
-    const style = styles[kind] as string
-    const box = barBox(kind, bars.lane[i] as number, bars.row[i] as number)
-    const x0 = pxOf(plot, bars.x0[i] as number)
-    const x1 = Math.max(x0 + 1, pxOf(plot, bars.x1[i] as number))
-    const key = `${style}|${box.top}`
-    const run = runs.get(key)
-    if (run !== undefined && x0 <= run.x1 + 0.5 && x1 >= run.x0 - 0.5) {
-      run.x0 = Math.min(run.x0, x0)
-      run.x1 = Math.max(run.x1, x1)
+    const lane = bars.lane[i] as number
+    const row = bars.row[i] as number
+    const slot = (kind * 3 + lane) * TOOL_ROWS + row
+    if (Number.isNaN(top[slot])) {
+      const box = barBox(kind, lane, row)
+      top[slot] = box.top
+      tall[slot] = box.height
+    }
+    const x0 = LABEL_WIDTH + (bars.x0[i] as number) * scale
+    const x1 = Math.max(x0 + 1, LABEL_WIDTH + (bars.x1[i] as number) * scale)
+    const open = runX0[slot] as number
+    if (!Number.isNaN(open) && x0 <= (runX1[slot] as number) + 0.5 && x1 >= open - 0.5) {
+      runX0[slot] = Math.min(open, x0)
+      runX1[slot] = Math.max(runX1[slot] as number, x1)
       continue
     }
-    if (run !== undefined) flush(run)
-    runs.set(key, { style, x0, x1, top: box.top, height: box.height })
+    if (!Number.isNaN(open)) flush(slot)
+    runX0[slot] = x0
+    runX1[slot] = x1
   }
-  for (const run of runs.values()) flush(run)
-  for (const [style, path] of paths) {
-    ctx.fillStyle = style
+  for (let slot = 0; slot < slots; slot++) if (!Number.isNaN(runX0[slot])) flush(slot)
+  paths.forEach((path, kind) => {
+    ctx.fillStyle = styleOf(kind, colors)
     ctx.fill(path)
-  }
+  })
 
   // The folds' dashed edges, and their real lengths above.
   ctx.setLineDash([2, 2])
