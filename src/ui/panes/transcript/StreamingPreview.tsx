@@ -1,7 +1,9 @@
 /**
  * What the model had streamed at the cursor, under the transcript: while the cursor is inside a step's stream (after
  * its first output, before its assistant message), the text, reasoning and tool arguments so far, as they grew. The
- * replay shows the answer being written; scrubbing through a stream shows it too. Rendered as text only.
+ * replay shows the answer being written; scrubbing through a stream shows it too. Rendered as text only. It lies over
+ * the bottom of the list rather than taking room from it: appearing and going (every few frames of a drag across a
+ * large log) never resizes the list and so never makes it measure its rows again.
  */
 
 import { useEffect, useState } from 'react'
@@ -43,7 +45,7 @@ export function StreamingPreview() {
       data-deltas={preview.deltas}
       data-chars={chars}
       aria-live="off"
-      className="max-h-40 shrink-0 overflow-y-auto border-t border-line bg-raised px-2 py-1.5 text-sm"
+      className="absolute inset-x-0 bottom-0 z-10 max-h-32 overflow-y-auto border-t border-line bg-raised px-2 py-1.5 text-sm shadow-md"
     >
       <div className="mb-0.5 text-xs">
         <span className="font-semibold text-assistant">assistant</span>{' '}

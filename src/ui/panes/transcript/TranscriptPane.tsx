@@ -79,7 +79,7 @@ export function TranscriptPane() {
     </label>
   )
   return (
-    <PaneFrame title="Transcript" testId="transcript-pane" count={count} tools={toggle} className="h-full">
+    <PaneFrame title="Transcript" testId="transcript-pane" count={count} tools={toggle} className="relative h-full">
       <VirtualList
         count={count}
         label="Transcript entries"
