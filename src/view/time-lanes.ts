@@ -101,8 +101,6 @@ function assignToolRows(bars: Bar[]): void {
   }
 }
 
-const known = (...values: (number | null)[]): number[] => values.filter((v): v is number => v !== null)
-
 /**
  * The lanes of every step: bars, the folded axis, each step's numbers, cursor anchors. Typed arrays only (plus the
  * folds and totals), so receiving it costs the page nothing per step; a step's figures are asked for on hover
@@ -113,36 +111,72 @@ export function timeLanes(
   totals: TimingTotals,
   warnings: readonly TimingWarning[],
 ): { answer: TimeLanesAnswer; transfer: ArrayBuffer[] } {
+  // Built column by column in plain number arrays: no object per bar or anchor (a 1.3M-event log has ~15,000 bars,
+  // laid out again as a live log grows).
   const bars: Bar[] = []
-  const anchors: [number, number][] = []
+  const anchorAt: number[] = []
+  const anchorTime: number[] = []
   /** A bar, and the events at its two ends as anchors for the cursor (none for a wait: its end is the request's). */
-  const add = (bar: Omit<Bar, 'row'>, from: number, to: number) => {
-    bars.push({ ...bar, row: 0 })
-    if (bar.kind !== BarKind.idle) anchors.push([from, bar.t0], [to, bar.t1])
+  const add = (
+    kind: BarKind,
+    lane: number,
+    step: number,
+    tool: number,
+    t0: number,
+    t1: number,
+    target: number,
+    from: number,
+    to: number,
+  ): Bar => {
+    const bar = { kind, lane, row: 0, t0, t1, step, tool, target }
+    bars.push(bar)
+    if (kind !== BarKind.idle) {
+      anchorAt.push(from, to)
+      anchorTime.push(t0, t1)
+    }
+    return bar
   }
   /** The last time the log knows, to draw a call never answered up to. */
   let lastKnown = -Infinity
+  const seen = (t: number | null): void => {
+    if (t !== null && t > lastKnown) lastKnown = t
+  }
   for (const s of steps) {
-    const j = s.json
-    lastKnown = Math.max(
-      lastKnown,
-      ...known(j.requestAt, j.firstOutputAt, j.lastOutputAt, s.endAt),
-      ...s.tools.flatMap((t) => known(t.callAt, t.resultAt)),
-    )
+    seen(s.json.requestAt)
+    seen(s.json.firstOutputAt)
+    seen(s.json.lastOutputAt)
+    seen(s.endAt)
+    for (const t of s.tools) {
+      seen(t.callAt)
+      seen(t.resultAt)
+    }
   }
   let previousEnd: number | null = null
-  steps.forEach((s, p) => {
+  const toolBars: Bar[] = []
+  for (let p = 0; p < steps.length; p++) {
+    const s = steps[p] as StepTiming
     const j = s.json
-    const base = { step: p, tool: -1, lane: Lane.model }
     if (j.ttftMs !== null)
       add(
-        { ...base, kind: BarKind.ttft, t0: j.requestAt as number, t1: j.firstOutputAt as number, target: s.atIndex },
+        BarKind.ttft,
+        Lane.model,
+        p,
+        -1,
+        j.requestAt as number,
+        j.firstOutputAt as number,
+        s.atIndex,
         s.atIndex,
         s.firstOutputIndex,
       )
     if (j.generationMs !== null)
       add(
-        { ...base, kind: BarKind.generation, t0: j.firstOutputAt as number, t1: j.lastOutputAt as number, target: s.atIndex },
+        BarKind.generation,
+        Lane.model,
+        p,
+        -1,
+        j.firstOutputAt as number,
+        j.lastOutputAt as number,
+        s.atIndex,
         s.firstOutputIndex,
         s.messageIndex,
       )
@@ -153,48 +187,43 @@ export function timeLanes(
       j.lastOutputAt !== null &&
       j.lastOutputAt >= j.requestAt
     )
-      add({ ...base, kind: BarKind.model, t0: j.requestAt, t1: j.lastOutputAt, target: s.atIndex }, s.atIndex, s.messageIndex)
+      add(BarKind.model, Lane.model, p, -1, j.requestAt, j.lastOutputAt, s.atIndex, s.atIndex, s.messageIndex)
     // The wait before this step's request, from the previous step's last activity.
     if (previousEnd !== null && j.requestAt !== null && j.requestAt > previousEnd)
-      add(
-        { kind: BarKind.idle, lane: Lane.waiting, step: p, tool: -1, t0: previousEnd, t1: j.requestAt, target: s.atIndex },
-        s.atIndex,
-        s.atIndex,
-      )
-    const toolBars: Bar[] = []
-    s.tools.forEach((t, k) => {
-      if (t.callAt === null) return
+      add(BarKind.idle, Lane.waiting, p, -1, previousEnd, j.requestAt, s.atIndex, s.atIndex, s.atIndex)
+    toolBars.length = 0
+    for (let k = 0; k < s.tools.length; k++) {
+      const t = s.tools[k] as StepTiming['tools'][number]
+      if (t.callAt === null) continue
       const answered = t.resultAt !== null
-      if (answered && (j.tools[k]?.ms ?? null) === null) return
-      const t1 = answered ? (t.resultAt as number) : Math.max(t.callAt, lastKnown)
-      add(
-        {
-          kind: answered ? BarKind.tool : BarKind.toolOpen,
-          lane: Lane.tools,
-          step: p,
-          tool: k,
-          t0: t.callAt,
-          t1,
-          target: t.callIndex,
-        },
-        t.callIndex,
-        answered ? t.resultIndex : t.callIndex,
+      if (answered && (j.tools[k]?.ms ?? null) === null) continue
+      const end = answered ? (t.resultAt as number) : Math.max(t.callAt, lastKnown)
+      toolBars.push(
+        add(
+          answered ? BarKind.tool : BarKind.toolOpen,
+          Lane.tools,
+          p,
+          k,
+          t.callAt,
+          end,
+          t.callIndex,
+          t.callIndex,
+          answered ? t.resultIndex : t.callIndex,
+        ),
       )
-      toolBars.push(bars[bars.length - 1] as Bar)
-    })
-    assignToolRows(toolBars)
-    s.retries.forEach((r, k) => {
+    }
+    if (toolBars.length > 1) assignToolRows(toolBars)
+    for (let k = 0; k < s.retries.length; k++) {
+      const r = s.retries[k] as StepTiming['retries'][number]
       const wait = j.retries[k]?.waitMs ?? null
-      if (r.at === null || wait === null || wait < 0) return
-      add(
-        { kind: BarKind.retry, lane: Lane.waiting, step: p, tool: -1, t0: r.at, t1: r.at + wait, target: r.index },
-        r.index,
-        r.index,
-      )
-    })
-    const ends = known(j.lastOutputAt, j.firstOutputAt, j.requestAt, ...s.tools.map((t) => t.resultAt))
-    if (ends.length > 0) previousEnd = Math.max(...ends)
-  })
+      if (r.at !== null && wait !== null && wait >= 0)
+        add(BarKind.retry, Lane.waiting, p, -1, r.at, r.at + wait, r.index, r.index, r.index)
+    }
+    let end: number | null = null
+    for (const t of [j.lastOutputAt, j.firstOutputAt, j.requestAt]) if (t !== null && (end === null || t > end)) end = t
+    for (const t of s.tools) if (t.resultAt !== null && (end === null || t.resultAt > end)) end = t.resultAt
+    if (end !== null) previousEnd = end
+  }
 
   // Only activity keeps the axis open: the idle stretches are what folds.
   const axis = new FoldedAxis(bars.filter((b) => b.kind !== BarKind.idle).map((b) => [b.t0, b.t1] as const))
@@ -220,12 +249,14 @@ export function timeLanes(
     out.target[i] = b.target
   })
   // Anchors by event index; an index anchored twice keeps its later time (a bar's end over the next one's start).
-  anchors.sort((a, b) => a[0] - b[0] || a[1] - b[1])
-  const anchorIndex = new Int32Array(anchors.length)
-  const anchorX = new Float64Array(anchors.length)
-  anchors.forEach(([index, t], i) => {
-    anchorIndex[i] = index
-    anchorX[i] = axis.x(t)
+  const order = Uint32Array.from(anchorAt, (_, i) => i).sort(
+    (a, b) => (anchorAt[a] as number) - (anchorAt[b] as number) || (anchorTime[a] as number) - (anchorTime[b] as number),
+  )
+  const anchorIndex = new Int32Array(order.length)
+  const anchorX = new Float64Array(order.length)
+  order.forEach((k, i) => {
+    anchorIndex[i] = anchorAt[k] as number
+    anchorX[i] = axis.x(anchorTime[k] as number)
   })
   const stepTurn = Int32Array.from(steps, (s) => s.json.turn)
   const stepNumber = Int32Array.from(steps, (s) => s.json.step)
