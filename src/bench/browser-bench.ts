@@ -30,10 +30,12 @@ function option(name: string): string | undefined {
 const sizes = (option('sizes')?.split(',') ?? ['10k', '280k', '1.3M']) as PresetName[]
 const container = (option('container') ?? 'zstd') as 'zstd' | 'jsonl'
 const floorRuns = Number(option('floor-runs') ?? 3)
-// --lanes-only: just the navigation, first-rows and graph lanes (browser-lanes.ts); --skip-graph leaves the graph lane
-// out, --skip-navigation the navigation lane (--nav-rounds N, default 3); --graph-only: just the graph lane.
+// --lanes-only: just the navigation, first-rows, graph and time lanes (browser-lanes.ts); --skip-graph leaves the graph
+// lane out, --skip-time the time lane, --skip-navigation the navigation lane (--nav-rounds N, default 3); --graph-only:
+// just the graph lane; --time-only: just the time lane.
+const timeOnly = process.argv.includes('--time-only')
 const graphOnly = process.argv.includes('--graph-only')
-const lanesOnly = graphOnly || process.argv.includes('--lanes-only')
+const lanesOnly = graphOnly || timeOnly || process.argv.includes('--lanes-only')
 
 async function waitForServer(url: string, child: ChildProcess): Promise<void> {
   // Up to 3 min: on a loaded shared machine vite preview can take far longer than its usual second to listen.
@@ -426,9 +428,11 @@ async function main(): Promise<void> {
         await context.close()
       }
       lanes = await browserLanes(browser, `http://localhost:${PORT}`, OUT_DIR, {
-        firstRows: !graphOnly && (lanesOnly || sizes.includes('280k')),
-        graph: !process.argv.includes('--skip-graph'),
-        navigationRounds: graphOnly || process.argv.includes('--skip-navigation') ? 0 : Number(option('nav-rounds') ?? 3),
+        firstRows: !graphOnly && !timeOnly && (lanesOnly || sizes.includes('280k')),
+        graph: !timeOnly && !process.argv.includes('--skip-graph'),
+        navigationRounds:
+          graphOnly || timeOnly || process.argv.includes('--skip-navigation') ? 0 : Number(option('nav-rounds') ?? 3),
+        time: !graphOnly && !process.argv.includes('--skip-time'),
       })
     } finally {
       await browser.close()

@@ -5,6 +5,7 @@
  *   and from navigation to `?log=`, for the 280k log, against 300 ms;
  * - graph (target 5): the 5,000-replacement preset (graph-5k) opened, the cursor dragged across it, the graph
  *   zoomed and panned: longest main-thread task, long tasks (> 50 ms), frame p95 / max; PASS when no task is over 50 ms.
+ * - time (issue 30): time-lane.ts.
  */
 
 import { copyFileSync } from 'node:fs'
@@ -13,14 +14,15 @@ import type { Browser, Page } from '@playwright/test'
 import { benchLog } from './bench-logs.ts'
 import { fmt, percentile, table } from './measure.ts'
 import { navigationLane, type NavigationResult } from './navigation-lane.ts'
+import { timeLane, timeLaneReport, type TimeLaneResult } from './time-lane.ts'
 
 /** Target 3: first rows and progress on screen within this long of the start. */
 const FIRST_ROWS_TARGET_MS = 300
 /** Target 5: no main-thread task longer than this. */
-const TASK_TARGET_MS = 50
+export const TASK_TARGET_MS = 50
 
 // Long tasks, frame times, and the first frame in which a transcript row and the progress are both in the DOM.
-const PROBES = `
+export const PROBES = `
   globalThis.__name = (f) => f
   window.__lane = { longtasks: [], frames: [], raf: false, firstRows: null, t0: 0, sawLoading: false }
   new PerformanceObserver((list) => {
@@ -58,7 +60,7 @@ async function lane<T>(page: Page, f: (l: Lane) => T): Promise<T> {
   return page.evaluate(`(${f.toString()})(window.__lane)`) as Promise<T>
 }
 
-async function waitReady(page: Page, timeout = 600_000): Promise<void> {
+export async function waitReady(page: Page, timeout = 600_000): Promise<void> {
   await page.waitForSelector('[data-testid=app][data-load-state=ready], [data-testid=app][data-load-state=error]', { timeout })
 }
 
@@ -138,7 +140,7 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
   }
 }
 
-interface Phase {
+export interface Phase {
   frames: number
   p95: number
   max: number
@@ -159,7 +161,7 @@ export interface GraphResult {
   pass: boolean
 }
 
-async function startFrames(page: Page): Promise<number> {
+export async function startFrames(page: Page): Promise<number> {
   return page.evaluate(() => {
     const l = (window as unknown as { __lane: Lane }).__lane
     l.frames = []
@@ -173,7 +175,7 @@ async function startFrames(page: Page): Promise<number> {
   })
 }
 
-async function endFrames(page: Page, since: number): Promise<Phase> {
+export async function endFrames(page: Page, since: number): Promise<Phase> {
   const { frames, tasks } = await page.evaluate((t0) => {
     const l = (window as unknown as { __lane: Lane }).__lane
     l.raf = false
@@ -282,6 +284,7 @@ async function graph(browser: Browser, base: string): Promise<GraphResult> {
 export interface LanesResult {
   firstRows: FirstRowsResult | null
   graph: GraphResult | null
+  time: TimeLaneResult | null
   navigation: NavigationResult[] | null
   report: string
   misses: string[]
@@ -294,12 +297,13 @@ export async function browserLanes(
   browser: Browser,
   base: string,
   outDir: string,
-  which: { firstRows: boolean; graph: boolean; navigationRounds: number },
+  which: { firstRows: boolean; graph: boolean; navigationRounds: number; time: boolean },
 ): Promise<LanesResult> {
   const lines: string[] = []
   const misses: string[] = []
   let rows: FirstRowsResult | null = null
   let g: GraphResult | null = null
+  let time: TimeLaneResult | null = null
   let navigation: NavigationResult[] | null = null
   if (which.navigationRounds > 0) {
     const nav = await navigationLane(browser, base, outDir, which.navigationRounds)
@@ -378,5 +382,12 @@ export async function browserLanes(
       )
     }
   }
-  return { firstRows: rows, graph: g, navigation, report: lines.join('\n'), misses }
+  if (which.time) {
+    process.stderr.write('[browser-bench] time lanes: 1.3M zstd\n')
+    time = await timeLane(browser, base)
+    const { report, miss } = timeLaneReport(time)
+    lines.push('', report)
+    if (miss !== null) misses.push(miss)
+  }
+  return { firstRows: rows, graph: g, time, navigation, report: lines.join('\n'), misses }
 }

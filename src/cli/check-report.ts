@@ -1,6 +1,7 @@
 /** The human-readable `check` report: what is in the log, and every defect with its line and seq. */
 
-import { INVARIANT_CODES, REJECTION_CODES, stepList, type LensLog, type StepListEntry } from '../core/index.ts'
+import { INVARIANT_CODES, REJECTION_CODES, stepList, timingJson, type LensLog, type StepListEntry } from '../core/index.ts'
+import { formatTotalsLine } from './timing-command.ts'
 
 const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)
 
@@ -39,6 +40,8 @@ export function checkReport(path: string, log: LensLog): string {
   for (const [type, n] of types) out.push(`    ${String(n).padStart(9)}  ${type}`)
   const surface = log.nodesAfter(last).length
   out.push(`  surface      ${surface} nodes, ${log.messageCountAfter(last)} messages to the model`)
+  const timing = timingJson(log)
+  out.push(`  timing       ${formatTotalsLine(timing.totals, timing.warnings)}`)
   out.push(`  replacements ${log.fold.timeline.replacements.length}`)
   for (const [i, r] of log.fold.timeline.replacements.entries()) {
     const link = log.replacementLinks[i]

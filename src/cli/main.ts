@@ -25,6 +25,7 @@ const USAGE = `usage:
                                          full-text search: matches (seq, type, JSON path, snippet) and when the model saw them
   dsh-lens request FILE --step T.S --json | --list --json
                                          the request the harness built for a step and its diff with the previous step; or every step
+  dsh-lens timing FILE --json            per step: request, first output, message, TTFT, generation, tok/s, tools, retries; and totals
   dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
@@ -76,6 +77,14 @@ async function main(argv: string[]): Promise<number> {
         return await runCompactions(rest)
       } catch (error) {
         throw error instanceof CompactionsUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'timing': {
+      const { runTiming, TimingUsageError } = await import('./timing-command.ts')
+      try {
+        return await runTiming(rest)
+      } catch (error) {
+        throw error instanceof TimingUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

@@ -54,3 +54,4 @@ export {
 } from './search/index.ts'
 export * from './request/index.ts'
 export * from './forgot/index.ts'
+export * from './timing/index.ts'

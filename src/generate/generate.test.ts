@@ -133,4 +133,32 @@ describe('generateSession', () => {
     const resultBytes = events.filter((e) => e.type === 'tool/result').map((e) => JSON.stringify(e.data).length)
     expect(Math.max(...resultBytes)).toBeGreaterThan(500_000)
   })
+
+  it('timing shapes: retries, parallel calls, clock jumps and a crash in a tool call stay logs the harness accepts', async () => {
+    const options = {
+      ...presetOptions('demo', 5),
+      retryEverySteps: 2,
+      parallelTools: true,
+      clockJumpEveryTurns: 2,
+      endInToolCall: true,
+    }
+    const session = generateSession(options)
+    const events = expand(session)
+    const harness = foldSurface(events as unknown as HarnessEvents)
+    const log = await lensLogOf(session)
+    expect(log.fold.firstViolation).toBeUndefined()
+    expect(log.surfaceSeqsAfter(log.length - 1)).toEqual(harness.nodes)
+    // The only finding: the log ends inside the turn whose tool call never returned.
+    expect(log.diagnostics.map((d) => d.code)).toEqual(['open-turn'])
+    const byType = (type: string) => events.filter((e) => e.type === type)
+    expect(byType('llm/retry').length).toBe(byType('llm/retry-started').length)
+    expect(byType('llm/retry').length).toBeGreaterThan(3)
+    expect(events.at(-1)?.type).toBe('tool/call')
+    // Parallel: some step dispatches a second call before the first result.
+    expect(events.some((e, i) => e.type === 'tool/call' && events[i - 1]?.type === 'tool/call')).toBe(true)
+    // The clock steps back somewhere (never by the batching alone: those logs only move forward).
+    expect(events.some((e, i) => i > 0 && e.time < (events[i - 1] as GeneratedEvent).time)).toBe(true)
+    const plain = expand(generatePreset('demo', 5))
+    expect(plain.every((e, i) => i === 0 || e.time >= (plain[i - 1] as GeneratedEvent).time)).toBe(true)
+  })
 })

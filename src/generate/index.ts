@@ -24,7 +24,12 @@ export function streamSession(options: GenerateOptions): SessionStream {
   const resolved = resolveOptions(options)
   const script = new SessionScript(resolved)
   function* batches(): Generator<GeneratedBatch> {
-    while (script.events < resolved.targetEvents && !script.replacementCapReached) {
+    // With `endInToolCall`, turns go on past the target until one crashes in a tool call.
+    while (
+      !script.crashed &&
+      (script.events < resolved.targetEvents || (resolved.endInToolCall && !script.replacementCapReached)) &&
+      !script.replacementCapReached
+    ) {
       script.runTurn()
       yield* script.drain()
     }

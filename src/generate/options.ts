@@ -35,6 +35,14 @@ export interface GenerateOptions {
   readonly compactionMaxDepth?: number
   /** Stop writing replacements (compactions and prunes) once this many were written, and end the session; 0: no cap. */
   readonly targetReplacements?: number
+  /** Every N-th model request fails first (an empty response) and is retried after `llm/retry`'s delay (0: never). */
+  readonly retryEverySteps?: number
+  /** A step with several tool calls runs them at once: every `tool/call`, then the results as each finishes. */
+  readonly parallelTools?: boolean
+  /** Every N-th turn the wall clock jumps (back, or forward by minutes) at some point of a step (0: never). */
+  readonly clockJumpEveryTurns?: number
+  /** The session ends while its last tool call runs (a crash): that call is never answered, the turn stays open. */
+  readonly endInToolCall?: boolean
 }
 
 export type ResolvedOptions = Required<GenerateOptions>
@@ -59,6 +67,10 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
     pack: true,
     compactionMaxDepth: 0,
     targetReplacements: 0,
+    retryEverySteps: 0,
+    parallelTools: false,
+    clockJumpEveryTurns: 0,
+    endInToolCall: false,
     ...options,
   }
 }

@@ -23,6 +23,13 @@ interface ToolCallPlan {
   readonly args: string
 }
 
+/** Where this turn's clock jump happens: before the first token, inside the stream, during a tool call, or a
+ * forward leap (a suspended machine) before the request. */
+type JumpSite = 'ttft' | 'stream' | 'tool' | 'forward'
+
+/** The retry policy key the harness logs for its default normal-mode policy (as in the empty-response fixture). */
+const RETRY_POLICY_KEY = '["normal",2,["EMPTY_RESPONSE","RATE_LIMIT","SERVER","TIMEOUT","TRANSPORT"],1,1,0]'
+
 interface PruneCandidate {
   readonly seq: number
   readonly bytes: number
@@ -42,6 +49,11 @@ export class SessionScript {
   private compactedThisTurn = false
   private replacementCount = 0
   private readonly pruneCandidates: PruneCandidate[] = []
+  private modelSteps = 0
+  /** This turn's pending clock jump (`clockJumpEveryTurns`), consumed where it happens. */
+  private jump: { site: JumpSite; ms: number } | null = null
+  /** The session ended inside a tool call (`endInToolCall`): nothing more is written. */
+  crashed = false
 
   constructor(private readonly o: ResolvedOptions) {
     this.rng = new Rng(o.seed)
@@ -118,6 +130,11 @@ export class SessionScript {
     }
     const headerChange = o.headerChangeEveryTurns > 0 && turn % o.headerChangeEveryTurns === 0
     if (turn === 1 || headerChange) this.requestHeader(turn === 1 ? 'initial' : 'change')
+    this.jump = null
+    if (o.clockJumpEveryTurns > 0 && turn % o.clockJumpEveryTurns === 0) {
+      const site = rng.pick(['ttft', 'stream', 'tool', 'forward'] as const)
+      this.jump = { site, ms: site === 'forward' ? rng.int(2, 30) * 60_000 : -rng.int(5_000, 120_000) }
+    }
 
     const steps = rng.int(o.stepsPerTurn[0], o.stepsPerTurn[1])
     const maxTokens = o.maxTokensEveryTurns > 0 && (turn + 1) % o.maxTokensEveryTurns === 0
@@ -131,6 +148,7 @@ export class SessionScript {
         return
       }
       this.modelStep(turn, step, step === steps)
+      if (this.crashed) return
       this.log.append('step/end', { turn, step })
     }
     this.log.append('turn/end', { turn, reason: { kind: 'completed' } })
@@ -180,7 +198,11 @@ export class SessionScript {
   private modelStep(turn: number, step: number, final: boolean): void {
     const rng = this.rng
     const log = this.log
+    this.jumpAt('forward')
     log.advance(rng.int(300, 2_500)) // time to first token
+    this.modelSteps++
+    if (this.o.retryEverySteps > 0 && this.modelSteps % this.o.retryEverySteps === 0) this.failedAttempt(turn, step)
+    this.jumpAt('ttft')
     const out = new AssistantStream(log, turn, step, () => this.tokenGap())
     out.block('reasoning', tokens(rng, rng.logNormal(this.o.reasoningTokens, 0.7, 3, 20 * this.o.reasoningTokens)))
     const calls: ToolCallPlan[] = []
@@ -218,7 +240,15 @@ export class SessionScript {
     )
     const unit = this.surface.newUnit()
     this.surface.append({ seq: messageSeq, unit, tokens: usage.outputTokens, kind: 'assistant' })
-    for (const call of calls) this.toolCall(turn, step, call, unit)
+    const crash = this.o.endInToolCall && calls.length > 0 && this.events >= this.o.targetEvents
+    if (crash) {
+      // The harness died while the tools ran: the calls were dispatched, no result, no step/end, no turn/end.
+      for (const call of calls) this.dispatch(turn, step, call)
+      this.crashed = true
+      return
+    }
+    if (this.o.parallelTools && calls.length > 1) this.parallelToolCalls(turn, step, calls, unit)
+    else for (const call of calls) this.toolCall(turn, step, call, unit)
     if (rng.chance(0.12)) {
       const statuses = ['pending', 'in_progress', 'completed'] as const
       log.append('todo/write', { todos: [1, 2, 3].map(() => ({ content: sentence(rng, 5), status: rng.pick(statuses) })) })
@@ -226,15 +256,42 @@ export class SessionScript {
   }
 
   private toolCall(turn: number, step: number, call: ToolCallPlan, unit: number): void {
+    const callSeq = this.dispatch(turn, step, call)
+    const text = this.toolOutputText()
+    this.jumpAt('tool')
+    this.log.advance(this.rng.int(20, 4_000)) // tool runtime
+    this.answer(turn, step, call, callSeq, text, unit)
+  }
+
+  /** Several calls at once: each dispatched as the loop starts it, each result written when its tool finishes. */
+  private parallelToolCalls(turn: number, step: number, calls: readonly ToolCallPlan[], unit: number): void {
+    const running = calls.map((call) => {
+      const callSeq = this.dispatch(turn, step, call)
+      return { call, callSeq, text: this.toolOutputText(), doneAt: this.log.now + this.rng.int(20, 4_000) }
+    })
+    this.jumpAt('tool')
+    running.sort((a, b) => a.doneAt - b.doneAt)
+    for (const r of running) {
+      if (r.doneAt > this.log.now) this.log.advance(r.doneAt - this.log.now)
+      this.answer(turn, step, r.call, r.callSeq, r.text, unit)
+    }
+  }
+
+  private dispatch(turn: number, step: number, call: ToolCallPlan): number {
+    this.log.advance(this.rng.int(0, 5))
+    return this.log.append('tool/call', { turn, step, callId: call.id, name: call.name, arguments: call.args })
+  }
+
+  private toolOutputText(): string {
     const o = this.o
-    const rng = this.rng
-    this.log.advance(rng.int(0, 5))
-    const callSeq = this.log.append('tool/call', { turn, step, callId: call.id, name: call.name, arguments: call.args })
     this.toolResultCount++
     const huge = o.hugeToolResultEvery > 0 && this.toolResultCount % o.hugeToolResultEvery === 0
-    const bytes = huge ? o.hugeToolResultBytes : rng.logNormal(o.toolResultMedianBytes, 1.3, 8, o.toolResultMaxBytes)
-    const text = bytes < 40 ? 'ok' : toolOutput(rng, bytes)
-    this.log.advance(rng.int(20, 4_000)) // tool runtime
+    const bytes = huge ? o.hugeToolResultBytes : this.rng.logNormal(o.toolResultMedianBytes, 1.3, 8, o.toolResultMaxBytes)
+    return bytes < 40 ? 'ok' : toolOutput(this.rng, bytes)
+  }
+
+  private answer(turn: number, step: number, call: ToolCallPlan, callSeq: number, text: string, unit: number): void {
+    const rng = this.rng
     const data: ToolResultData = {
       turn,
       step,
@@ -247,11 +304,44 @@ export class SessionScript {
     }
     const seq = this.log.append('tool/result', data, [callSeq], 'append')
     this.surface.append({ seq, unit, tokens: tokensOf(text.length), kind: 'tool-result' })
-    if (text.length >= o.pruneMinBytes) {
+    if (text.length >= this.o.pruneMinBytes) {
       this.pruneCandidates.push({ seq, bytes: text.length, data })
       // Only recent big results are worth keeping for a later prune; this bounds memory on big logs.
       if (this.pruneCandidates.length > 32) this.pruneCandidates.shift()
     }
+  }
+
+  /** The first attempt of a request comes back empty: the harness logs it, waits `delayMs` and asks again. */
+  private failedAttempt(turn: number, step: number): void {
+    const rng = this.rng
+    const log = this.log
+    log.append('assistant/chunk', { turn, step, chunk: { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } } })
+    const failure = { message: 'model returned a completed response with no content', code: 'EMPTY_RESPONSE' }
+    log.append('assistant/chunk', { turn, step, chunk: { type: 'finish', reason: { kind: 'error', failure } } })
+    const retryId = rng.uuid()
+    const delayMs = rng.int(200, 4_000)
+    log.append('llm/retry', {
+      retryId,
+      turn,
+      step,
+      provider: PROVIDER,
+      mode: 'normal',
+      policyKey: RETRY_POLICY_KEY,
+      retry: 1,
+      maxRetries: 2,
+      delayMs,
+      failure,
+    })
+    log.advance(delayMs)
+    log.append('llm/retry-started', { retryId, turn, step, retry: 1 })
+    log.advance(rng.int(300, 2_500))
+  }
+
+  /** Apply this turn's clock jump if it happens here. */
+  private jumpAt(site: JumpSite): void {
+    if (this.jump?.site !== site) return
+    this.log.advance(this.jump.ms)
+    this.jump = null
   }
 
   /** The max-tokens case: the step ends with an empty message that only hosts the usage. */
@@ -387,6 +477,10 @@ export class SessionScript {
 
   /** Inter-token gap: tokens arrive in bursts (several at 0-1 ms, then a ~25 ms pause), as the fixtures show. */
   private tokenGap(): number {
-    return this.rng.chance(0.3) ? this.rng.int(15, 40) : this.rng.int(0, 1)
+    const gap = this.rng.chance(0.3) ? this.rng.int(15, 40) : this.rng.int(0, 1)
+    if (this.jump?.site !== 'stream') return gap
+    const ms = this.jump.ms
+    this.jump = null
+    return gap + ms
   }
 }

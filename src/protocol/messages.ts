@@ -9,6 +9,7 @@
  */
 
 import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series.ts'
+import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer, TimeStepInfo } from './time-lanes.ts'
 import type {
   DetailTextChunk,
   DetailTextField,
@@ -81,6 +82,10 @@ export type LensRequest =
   | (Query & { readonly type: 'first-rejecting-step'; readonly code: RejectionCode; readonly seq: number })
   | (Query & { readonly type: 'summary-forgot'; readonly seq: number })
   | (Query & { readonly type: 'context-series' } & ContextSeriesArgs)
+  | (Query & { readonly type: 'time-lanes' })
+  | (Query & { readonly type: 'time-step'; readonly position: number })
+  | (Query & { readonly type: 'event-times'; readonly from: number; readonly count: number })
+  | (Query & { readonly type: 'stream-so-far'; readonly index: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -106,6 +111,10 @@ export interface QueryResults {
   /** What the compaction summary at `seq` does not mention; null when `seq` is no summary. */
   'summary-forgot': CompactionForgot | null
   'context-series': ContextSeriesAnswer
+  'time-lanes': TimeLanesAnswer
+  'time-step': TimeStepInfo | null
+  'event-times': EventTimesAnswer
+  'stream-so-far': StreamPreview | null
 }
 
 /** Worker -> main thread. */
@@ -157,6 +166,10 @@ const REQUEST_TYPES = {
   'first-rejecting-step': true,
   'summary-forgot': true,
   'context-series': true,
+  'time-lanes': true,
+  'time-step': true,
+  'event-times': true,
+  'stream-so-far': true,
   search: true,
   'search-more': true,
 } satisfies Record<LensRequest['type'], true>

@@ -1,6 +1,6 @@
 /** The Request view's questions and answers: a step's request as rows, the step list, the exact CLI JSON. */
 
-import type { StepListEntry, StepRequestJson } from '../core/index.ts'
+import type { StepListEntry, StepRequestJson, StepTimingJson } from '../core/index.ts'
 import type { ToolCallPreview } from './event-views.ts'
 
 /** Which step: by number, or the one in force at a cursor (an event index). */
@@ -40,6 +40,8 @@ export interface StepRequestAnswer {
   readonly rows: readonly RequestMessageRow[]
   /** Set when the header changed since the previous step (and there was one). */
   readonly headerChange: HeaderChangeDetail | null
+  /** Where the step's time went: the step's entry of `lens timing --json` (null with no step). */
+  readonly timing: StepTimingJson | null
 }
 
 export interface StepListAnswer {

@@ -8,6 +8,7 @@ import { createSelectionSlice } from './slices/selection-slice.ts'
 import { createSourceSlice } from './slices/source-slice.ts'
 import { createSearchSlice } from './slices/search-slice.ts'
 import { createRequestSlice } from './slices/request-slice.ts'
+import { createReplaySlice } from './slices/replay-slice.ts'
 import type { LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 
@@ -26,6 +27,7 @@ export function createLensStore(client: LensClient): LensStore {
     ...createRowsSlice(client)(...a),
     ...createSearchSlice(client)(...a),
     ...createRequestSlice(client)(...a),
+    ...createReplaySlice(client)(...a),
   }))
   return Object.assign(store, { client })
 }

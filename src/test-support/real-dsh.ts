@@ -5,9 +5,11 @@
  * DSH_HOME: one headless run per home at a time is the harness's rule.
  */
 
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { execFile, execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
@@ -54,4 +56,30 @@ export async function runHeadless(prompt: string, options: HeadlessOptions): Pro
   const path = stdout.trim().split('\n').pop() ?? ''
   if (!path.endsWith('session.jsonl.zstd')) throw new Error(`headless.sh printed no log path: ${stdout}`)
   return path
+}
+
+export interface RealLog {
+  /** The bytes of the harness's own file, `session.jsonl.zstd`. */
+  readonly zstd: Buffer
+  /** Its plain JSONL, decoded by the scripts' own decoder (Node's zstd, not ours). */
+  readonly jsonl: string
+}
+
+/**
+ * One headless session of the real harness in a private home under the system temp folder (removed after), read
+ * back as bytes and as the scripts' own JSONL. `prompt` speaks the mock's vocabulary (real-dsh/README.md): e.g.
+ * `LOOP3 SLOW40 …` (three extra bash steps, 40 ms before every stream chunk), `PARTS2` (runs too short to pack).
+ * Synchronous, for tests that need one log and nothing else; the harness must be installed (`pretest` does it).
+ */
+export function realHarnessLog(prompt: string, options: { compact?: boolean } = {}): RealLog {
+  const home = mkdtempSync(join(tmpdir(), 'lens-real-dsh-'))
+  const env = { ...process.env, DSH_HOME: join(home, 'home'), DSH_WORKDIR: mkdtempSync(join(home, 'work-')) }
+  const args = [join(REAL_DSH_SRC, 'headless.sh'), ...(options.compact === true ? ['--compact'] : []), prompt]
+  try {
+    const zstdPath = execFileSync('bash', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+    const jsonl = execFileSync('bash', [join(REAL_DSH_SRC, 'decode.sh'), zstdPath], { env, encoding: 'utf8', maxBuffer: 1 << 28 })
+    return { zstd: readFileSync(zstdPath), jsonl }
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
 }

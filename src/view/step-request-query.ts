@@ -14,6 +14,7 @@ import {
   stepPositionAt,
   stepRequest,
   stepSpans,
+  stepTimingAt,
   toolNameDiff,
   type LensLog,
 } from '../core/index.ts'
@@ -71,7 +72,7 @@ export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string
   const stepCount = stepSpans(log).length
   const position = targetPosition(log, target)
   const key = `${logId(log)}:${position}:${log.length}`
-  const empty = { key, position, stepCount, request: null, rows: [], headerChange: null }
+  const empty = { key, position, stepCount, request: null, rows: [], headerChange: null, timing: null }
   if (position === -1) return { ...empty, unchanged: false }
   if (have === key) return { ...empty, unchanged: true }
   const json = stepRequest(log, position)
@@ -92,6 +93,7 @@ export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string
     request: { ...rest, messageCount: messages.length },
     rows: messages.map((m) => rowOf(m.seq, m.message)),
     headerChange,
+    timing: stepTimingAt(log, position)?.json ?? null,
   }
 }
 

@@ -8,6 +8,7 @@ import { parseRequest, type LensRequest } from '../protocol/messages.ts'
 import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
 import { OpenLog, type OpenLogOptions } from '../view/open-log.ts'
 import { SearchQueries } from '../view/search-query.ts'
+import { TimeQueries } from '../view/time-queries.ts'
 import { LogFetchError, openLogUrl, readFailure, type LogDownload } from './fetch-log.ts'
 import { sha256Digest } from './file-digest.ts'
 import { ChunkQueue, Load, type LoadKind } from './load.ts'
@@ -72,7 +73,7 @@ class LensHost {
     private readonly early: Map<number, EarlyFetch>,
   ) {
     this.reports = new LoadReports(log, post)
-    this.queries = { log, searches: new SearchQueries() }
+    this.queries = { log, searches: new SearchQueries(), times: new TimeQueries() }
   }
 
   handle(req: LensRequest): Promise<void> | void {

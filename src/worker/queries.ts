@@ -9,6 +9,7 @@ import { contextSeriesAnswer } from '../view/context-series-query.ts'
 import { logPrefixFile } from '../view/log-prefix-file.ts'
 import { SERIES_SLICE_MS, type OpenLog } from '../view/open-log.ts'
 import type { SearchQueries } from '../view/search-query.ts'
+import type { TimeQueries } from '../view/time-queries.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from '../view/step-request-query.ts'
 import { firstRejectingStep, summaryForgot } from '../view/answers-query.ts'
 import { requestMessageDiff } from '../view/message-diff.ts'
@@ -16,10 +17,11 @@ import type { PostResponse } from './load-reports.ts'
 
 type QueryType = QueryRequest['type']
 
-/** What a handler answers from: the open log and the running search. */
+/** What a handler answers from: the open log, the running search, the Time mode's kept answers. */
 export interface QueryContext {
   readonly log: OpenLog
   readonly searches: SearchQueries
+  readonly times: TimeQueries
 }
 
 /** One query's handler; buffers pushed on `transfer` move to the main thread instead of being copied. */
@@ -58,6 +60,10 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
     transfer.push(...buffers)
     return answer
   },
+  'time-lanes': ({ log, times }) => times.timeLanes(log.lensLog),
+  'time-step': ({ log, times }, req) => times.timeStep(log.lensLog, req.position),
+  'event-times': ({ log, times }, req, transfer) => times.eventTimes(log.lensLog, req.from, req.count, transfer),
+  'stream-so-far': ({ log, times }, req) => times.streamSoFar(log.lensLog, req.index),
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */

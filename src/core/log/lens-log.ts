@@ -32,6 +32,7 @@ import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
 import { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
 import { NodeWireShapes } from '../request/node-wire-shapes.ts'
+import { StepTimesTracker } from '../timing/step-times.ts'
 import { RecordStore, type RecordTextView } from './record-store.ts'
 
 export interface LensLogOptions {
@@ -105,6 +106,8 @@ export class LensLog {
   readonly requestHeaders = new Int32Vector(16)
   /** Event indices of `todo/write` and `goal/change` (the todo list and goal in force: what a compaction may forget). */
   readonly stateEvents = new Int32Vector(16)
+  /** Each step's times as they were logged (src/core/timing reads them). */
+  readonly timing = new StepTimesTracker(this.turns)
 
   private readonly decoder: SessionDecoder
   private readonly records = new RecordStore()
@@ -274,6 +277,14 @@ export class LensLog {
     return this.records
   }
 
+  /** The packed row holding event `index`, its first member's index and its member count; null for a plain event. */
+  packedRowAt(index: number): { readonly row: PackedRow; readonly firstIndex: number; readonly members: number } | null {
+    const record = this.records.recordOf(index)
+    if (record < 0 || index >= this.eventCount || !this.records.isRow(record)) return null
+    const row = this.records.parsed(record) as PackedRow
+    return { row, firstIndex: this.records.firstIndexOf(record), members: packedRowSize(row) }
+  }
+
   /** Whether the event at `index` is stored in a packed row (and so is a chunk delta). */
   isPacked(index: number): boolean {
     return this.records.isRow(this.records.recordOf(index))
@@ -345,6 +356,7 @@ export class LensLog {
       this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
       this.reportViolations(record.line)
       this.invariants.observeChunkRun(record.row, index, record.size)
+      this.timing.observeRow(record.row, index, record.size)
       if (!this.allRows.extendChunkRun(index, record.size)) {
         this.allRows.add(index, RowKind.ChunkRun)
         this.allRows.span.set(this.allRows.length - 1, record.size)
@@ -364,6 +376,7 @@ export class LensLog {
     // Decoded UTF-8 never yields a lone surrogate: only a `\uD8..` escape in the text can (checked once, here).
     const mayHoldSurrogate = plan !== undefined && textMayHoldSurrogate(record.text)
     if (isRecord(event)) this.project(event, index, plan?.kind, mayHoldSurrogate)
+    this.timing.observe(event, index, plan !== undefined)
     this.invariants.observe(event, index, plan, mayHoldSurrogate)
   }
 

@@ -8,9 +8,17 @@ import type { SelectionSlice } from './selection-slice.ts'
 import type { SourceSlice } from './source-slice.ts'
 import type { SearchSlice } from './search-slice.ts'
 import type { RequestSlice } from './request-slice.ts'
+import type { ReplaySlice } from './replay-slice.ts'
 import type { LensClient } from '../../protocol/lens-client.ts'
 
-export type LensState = SourceSlice & CursorSlice & SelectionSlice & LayoutSlice & RowsSlice & SearchSlice & RequestSlice
+export type LensState = SourceSlice &
+  CursorSlice &
+  SelectionSlice &
+  LayoutSlice &
+  RowsSlice &
+  SearchSlice &
+  RequestSlice &
+  ReplaySlice
 
 /** A slice creator; `client` is the worker proxy (the data lives behind it, not in the store). */
 export type LensSliceCreator<T> = (client: LensClient) => StateCreator<LensState, [], [], T>

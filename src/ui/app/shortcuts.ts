@@ -74,6 +74,7 @@ export const SHORTCUTS = [
   { scope: 'timeline', action: 'next-turn', chords: [{ key: 'PageDown' }], keys: 'PageDown', does: 'Next turn' },
   { scope: 'timeline', action: 'first', chords: [{ key: 'Home' }], keys: 'Home', does: 'First event' },
   { scope: 'timeline', action: 'last', chords: [{ key: 'End' }], keys: 'End', does: 'Last event' },
+  { scope: 'timeline', action: 'play', chords: [{ key: ' ' }], keys: 'Space', does: 'Play or pause the replay' },
   {
     scope: 'search-box',
     action: 'next',

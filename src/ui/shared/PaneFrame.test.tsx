@@ -15,8 +15,12 @@ const PANES = import.meta.glob<string>(['../panes/*/*.tsx', '!../panes/*/*.test.
   import: 'default',
   eager: true,
 })
-/** The context chart is a strip above the panes with a values line, not a pane header. */
-const NOT_PANES = new Set(['../panes/context-chart/ContextChart.tsx'])
+/** The strip above the timeline (the context chart and its Time mode) has a values line, not a pane header. */
+const NOT_PANES = new Set([
+  '../panes/context-chart/ContextChart.tsx',
+  '../panes/context-chart/ChartValues.tsx',
+  '../panes/time-lanes/TimeLanesChart.tsx',
+])
 
 describe('PaneFrame', () => {
   it('groups the count, says its unit and tone, and passes the pane attributes through', () => {

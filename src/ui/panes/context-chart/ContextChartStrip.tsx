@@ -1,15 +1,18 @@
 /**
- * The strip above the timeline that holds the context chart: a toggle that is always there (open or collapsed,
- * remembered in localStorage), and the chart itself loaded after first paint (uPlot is its own chunk, so the
- * initial JS stays small). Collapsed, nothing is loaded or asked of the worker.
+ * The strip above the timeline: a toggle that is always there (open or collapsed, remembered in localStorage), a
+ * switch between its two modes (Tokens: the context chart, the default; Time: where each step's time went, issue
+ * 30), and the chart itself loaded after first paint (uPlot and the lanes are chunks of their own, so the initial JS
+ * stays small). Collapsed, nothing is loaded or asked of the worker.
  */
 
 import { readPreference, writePreference } from '../../shared/preference-storage.ts'
 import { lazy, Suspense, useEffect } from 'react'
+import type { ChartMode } from '../../../store/slices/replay-slice.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSummary } from '../../../store/selectors.ts'
 
 const ContextChart = lazy(async () => ({ default: (await import('./ContextChart.tsx')).ContextChart }))
+const TimeLanesChart = lazy(async () => ({ default: (await import('../time-lanes/TimeLanesChart.tsx')).TimeLanesChart }))
 
 const OPEN_KEY = 'dsh-lens.context-chart'
 
@@ -27,38 +30,74 @@ function useRememberedOpen(): boolean {
   return open
 }
 
+const MODES: readonly { mode: ChartMode; label: string; title: string }[] = [
+  { mode: 'tokens', label: 'Tokens', title: 'Context size and logged usage over the events' },
+  { mode: 'time', label: 'Time', title: 'Model, tool and waiting time per step on a wall-clock axis' },
+]
+
+function ModeSwitch({ mode }: { mode: ChartMode }) {
+  const store = useLensStoreApi()
+  return (
+    <span role="group" aria-label="Chart mode" className="inline-flex shrink-0 overflow-hidden rounded border border-line">
+      {MODES.map((m) => (
+        <button
+          key={m.mode}
+          type="button"
+          data-testid={`chart-mode-${m.mode}`}
+          aria-pressed={mode === m.mode}
+          title={m.title}
+          onClick={() => {
+            store.getState().setChartMode(m.mode)
+            store.getState().setContextChartOpen(true)
+          }}
+          className={`px-1.5 text-xs ${mode === m.mode ? 'bg-accent-soft font-semibold text-ink' : 'text-muted hover:text-ink'}`}
+        >
+          {m.label}
+        </button>
+      ))}
+    </span>
+  )
+}
+
 export function ContextChartStrip() {
   const store = useLensStoreApi()
   const open = useRememberedOpen()
+  const mode = useLensStore((s) => s.chartMode)
   const summary = useLensStore(selectSummary)
-  const toggle = (
-    <button
-      type="button"
-      data-testid="context-chart-toggle"
-      aria-expanded={open}
-      aria-controls="context-chart"
-      onClick={() => store.getState().setContextChartOpen(!open)}
-      className="flex shrink-0 items-center gap-1 rounded px-1 text-xs font-semibold uppercase tracking-wide text-muted hover:text-ink"
-    >
-      <span aria-hidden="true" className="inline-block w-2.5 text-center">
-        {open ? '▾' : '▸'}
-      </span>
-      Context over time
-    </button>
+  const lead = (
+    <>
+      <button
+        type="button"
+        data-testid="context-chart-toggle"
+        aria-expanded={open}
+        aria-controls="context-chart"
+        onClick={() => store.getState().setContextChartOpen(!open)}
+        className="flex shrink-0 items-center gap-1 rounded px-1 text-xs font-semibold uppercase tracking-wide text-muted hover:text-ink"
+      >
+        <span aria-hidden="true" className="inline-block w-2.5 text-center">
+          {open ? '▾' : '▸'}
+        </span>
+        {mode === 'time' ? 'Time per step' : 'Context over time'}
+      </button>
+      <ModeSwitch mode={mode} />
+    </>
   )
   if (!open || summary === null) {
-    return <div className="flex items-center bg-panel px-2 py-0.5">{toggle}</div>
+    return <div className="flex items-center gap-3 bg-panel px-2 py-0.5">{lead}</div>
   }
+  // Keyed by mode: switching unmounts the other chart at once (a Suspense boundary would keep it, hidden, while the
+  // new one's chunk loads, with its test ids and its queries).
   return (
     <Suspense
+      key={mode}
       fallback={
         <div className="bg-panel">
-          <div className="px-2 pt-1">{toggle}</div>
+          <div className="flex items-center gap-3 px-2 pt-1">{lead}</div>
           <p className="flex h-32 items-center px-3 text-xs text-muted">Loading the chart…</p>
         </div>
       }
     >
-      <ContextChart toggle={toggle} />
+      {mode === 'time' ? <TimeLanesChart lead={lead} /> : <ContextChart toggle={lead} />}
     </Suspense>
   )
 }

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest'
-import { themeChartColors } from './theme-colors.ts'
+import { themeChartColors, withAlpha } from './theme-colors.ts'
 
-const TOKENS = ['accent', 'ink', 'muted', 'line', 'panel', 'user', 'assistant', 'search', 'warn', 'danger', 'focus']
+const TOKENS = ['accent', 'ink', 'muted', 'line', 'panel', 'user', 'assistant', 'search', 'warn', 'danger', 'focus', 'tool']
 
 function setTokens(root: HTMLElement, color: string, skip: string[] = []): void {
   for (const name of TOKENS) {
@@ -45,5 +45,27 @@ describe('themeChartColors', () => {
     const late = themeChartColors(root)
     expect(late.ink).toBe('late-ink')
     expect(themeChartColors(root)).toBe(late)
+  })
+})
+
+describe('withAlpha', () => {
+  it('adds an alpha to every colour function the computed style may give (Chromium converts oklch tokens to lab)', () => {
+    expect(
+      [
+        'oklch(0.52 0.16 275)',
+        'lab(42.3037% 20.2092 -56.685)',
+        'rgb(10 20 30)',
+        'rgb(10, 20, 30)',
+        'hsl(10, 20%, 30%)',
+        '#123456',
+      ].map((c) => withAlpha(c, 0.35)),
+    ).toStrictEqual([
+      'oklch(0.52 0.16 275 / 0.35)',
+      'lab(42.3037% 20.2092 -56.685 / 0.35)',
+      'rgb(10 20 30 / 0.35)',
+      'rgba(10, 20, 30, 0.35)',
+      'hsla(10, 20%, 30%, 0.35)',
+      '#123456',
+    ])
   })
 })

@@ -18,6 +18,8 @@ export interface ChartColors {
   readonly compaction: string
   readonly prune: string
   readonly cursor: string
+  /** Tool calls (the Time mode's tools lane). */
+  readonly tool: string
 }
 
 function token(style: CSSStyleDeclaration, name: string, fallback: string, missing: string[]): string {
@@ -27,10 +29,25 @@ function token(style: CSSStyleDeclaration, name: string, fallback: string, missi
   return fallback
 }
 
-/** `oklch(l c h)` with an alpha; any other colour syntax is returned as it is (drawn opaque, still readable). */
+/**
+ * A colour with an alpha. The page's tokens are written as `oklch(…)`, but the built stylesheet hands them to
+ * `getComputedStyle` converted (`lab(…)` in Chromium), so every CSS colour function is handled: space-separated
+ * arguments take ` / alpha`, the legacy comma form `rgba`/`hsla`. Anything else is returned as it is (drawn opaque,
+ * still readable).
+ */
 export function withAlpha(color: string, alpha: number): string {
-  const m = /^oklch\(([^/)]*)\)$/.exec(color)
-  return m === null ? color : `oklch(${(m[1] as string).trim()} / ${alpha})`
+  const m = /^(oklch|oklab|lab|lch|rgb|rgba|hsl|hsla|hwb)\(([^/)]*)\)$/.exec(color.trim())
+  if (m === null) return color
+  const fn = m[1] as string
+  const args = (m[2] as string).trim()
+  if (args.includes(',')) {
+    const parts = args
+      .split(',')
+      .map((p) => p.trim())
+      .slice(0, 3)
+    return `${fn.startsWith('hsl') ? 'hsla' : 'rgba'}(${parts.join(', ')}, ${alpha})`
+  }
+  return `${fn.replace(/a$/, '')}(${args} / ${alpha})`
 }
 
 /** The colours, and the tokens the page did not define (their fallbacks were used). */
@@ -53,6 +70,7 @@ function readTokens(root: Element): { colors: ChartColors; missing: string[] } {
     compaction: t('warn', '#d9a400'),
     prune: t('danger', '#d33'),
     cursor: t('focus', accent),
+    tool: t('tool', '#c08030'),
   }
   return { colors, missing }
 }

@@ -1,10 +1,12 @@
 /**
  * The header in force for a request (model, provider, reasoning effort; the system prompt and tools collapsed)
- * and the step's logged usage beside the estimated size of the request. Values come from the worker's answer as
+ * and the step's logged usage beside the estimated size of the request, and where the step's time went. Values come from the worker's answer as
  * they are; anything from the log is rendered as text.
  */
 
+import type { StepTimingJson } from '../../../core/index.ts'
 import type { StepRequestView } from '../../../protocol/step-request.ts'
+import { RequestTiming } from './RequestTiming.tsx'
 import { SeqButton } from './SeqButton.tsx'
 import { formatCount } from '../../shared/format-count.ts'
 
@@ -26,7 +28,16 @@ function toolName(tool: unknown, i: number): string {
   return t !== null && typeof t['name'] === 'string' ? t['name'] : `#${i}`
 }
 
-export function RequestHeaderInfo({ request, onSeq }: { request: StepRequestView; onSeq: (seq: number) => void }) {
+export function RequestHeaderInfo({
+  request,
+  timing = null,
+  onSeq,
+}: {
+  request: StepRequestView
+  /** The step's timing (absent in tests of the header alone). */
+  timing?: StepTimingJson | null
+  onSeq: (seq: number) => void
+}) {
   const header = request.header
   const config = record(header?.['config']) ?? {}
   const system = header?.['system']
@@ -75,6 +86,7 @@ export function RequestHeaderInfo({ request, onSeq }: { request: StepRequestView
             <span className="font-sans text-muted">estimate </span>~{formatCount(request.estimatedTokens)}
           </span>
         </dd>
+        <RequestTiming timing={timing} />
       </dl>
       {/* The system prompt and the tools share a line while closed; an open one takes the whole width. */}
       <div className="flex flex-wrap gap-x-4 gap-y-1">

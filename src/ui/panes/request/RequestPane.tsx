@@ -181,7 +181,7 @@ export function RequestPane() {
               </button>
             </span>
           </div>
-          <RequestHeaderInfo request={request} onSeq={follow} />
+          <RequestHeaderInfo request={request} timing={answer?.timing ?? null} onSeq={follow} />
           <RequestDiffBar request={request} headerChange={answer?.headerChange ?? null} onSeq={follow} />
           <RequestMessageDiff step={step} onSeq={follow} />
         </div>

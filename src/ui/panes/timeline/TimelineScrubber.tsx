@@ -11,6 +11,7 @@ import { scrubActionFor, type ScrubAction } from './scrub-keys.ts'
 import { MARK_BUCKETS, indexAtPointer, markPositions } from './timeline-marks.ts'
 import { lifespanOf } from '../../shared/lifespan.ts'
 import { RangeRow } from './RangeRow.tsx'
+import { ReplayControls } from './ReplayControls.tsx'
 import { useChartColors } from '../context-chart/chart-colors.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
@@ -21,6 +22,7 @@ export function runScrubAction(state: LensState, action: ScrubAction): void {
   if (action.kind === 'step') state.step(action.delta)
   else if (action.kind === 'jump') state.jump(action.mark, action.direction)
   else if (action.kind === 'home') state.setCursor(0)
+  else if (action.kind === 'play') state.toggleReplay()
   else state.setCursor((state.summary?.length ?? 0) - 1)
 }
 
@@ -105,6 +107,8 @@ export function TimelineScrubber() {
   }
   const onPointerDown = (event: PointerEvent<HTMLDivElement>): void => {
     if (last < 0) return
+    // Scrubbing pauses the replay (even a click where the cursor already is).
+    store.getState().setReplayPlaying(false)
     dragging.current = true
     event.currentTarget.setPointerCapture(event.pointerId)
     event.currentTarget.focus()
@@ -133,13 +137,14 @@ export function TimelineScrubber() {
   const lastSeq = summary?.lastSeq ?? -1
   return (
     <div className="flex items-center gap-3 border-t border-line bg-panel px-3 py-2">
+      <ReplayControls />
       <div
         data-testid="timeline"
         data-cursor={cursorSeq}
         data-max={lastSeq}
         role="slider"
         tabIndex={0}
-        aria-label="Timeline cursor (←/→ one event, shift+←/→ surface change, [ ] replace, PageUp/PageDown turn, Home/End)"
+        aria-label="Timeline cursor (←/→ one event, shift+←/→ surface change, [ ] replace, PageUp/PageDown turn, Home/End, Space replay)"
         aria-valuemin={0}
         aria-valuemax={Math.max(0, lastSeq)}
         aria-valuenow={Math.max(0, cursorSeq)}

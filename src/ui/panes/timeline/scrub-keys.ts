@@ -8,6 +8,8 @@ export type ScrubAction =
   | { readonly kind: 'jump'; readonly mark: MarkKind; readonly direction: -1 | 1 }
   | { readonly kind: 'home' }
   | { readonly kind: 'end' }
+  /** Play or pause the replay. */
+  | { readonly kind: 'play' }
 
 const MOVES: Record<ShortcutAction<'timeline'>, ScrubAction> = {
   'previous-event': { kind: 'step', delta: -1 },
@@ -20,6 +22,7 @@ const MOVES: Record<ShortcutAction<'timeline'>, ScrubAction> = {
   'next-turn': { kind: 'jump', mark: 'turn', direction: 1 },
   first: { kind: 'home' },
   last: { kind: 'end' },
+  play: { kind: 'play' },
 }
 
 export function scrubActionFor(press: KeyPress): ScrubAction | null {

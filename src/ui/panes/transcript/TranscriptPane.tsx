@@ -13,6 +13,7 @@ import {
 } from '../../../store/selectors.ts'
 import { PaneFrame } from '../../shared/PaneFrame.tsx'
 import { VirtualList } from '../../shared/VirtualList.tsx'
+import { StreamingPreview } from './StreamingPreview.tsx'
 import { TranscriptRow } from './TranscriptRow.tsx'
 import { transcriptRowClass } from './transcript-rows.ts'
 
@@ -89,7 +90,7 @@ export function TranscriptPane() {
     </>
   )
   return (
-    <PaneFrame title="Transcript" testId="transcript-pane" count={count} tools={toggle} className="h-full">
+    <PaneFrame title="Transcript" testId="transcript-pane" count={count} tools={toggle} className="relative h-full">
       <VirtualList
         count={count}
         label="Transcript entries"
@@ -130,6 +131,7 @@ export function TranscriptPane() {
         onRange={onRange}
         emptyText={snapshot === null ? (loadState === 'loading' ? 'Loading…' : 'No log loaded.') : 'No entries at this cursor.'}
       />
+      <StreamingPreview />
     </PaneFrame>
   )
 }

@@ -1,0 +1,257 @@
+/**
+ * The times of each step, gathered while the log is read (LensLog feeds every event and packed row in order): when
+ * the request went out, when the first output and the assistant message came, each tool call's dispatch and
+ * result, each retry, and the clock's oddities. Only facts are kept here, each with the event index it came from;
+ * `step-timing.ts` turns them into durations. Gathering at ingest costs a type test per event and never parses an
+ * event again, so a 1.3M-event log's timing is ready the moment it is folded, and a live log's grows with it.
+ *
+ * Which step an event belongs to follows the Request view exactly (`locateStep`, `stepUsage`): a step spans its
+ * `step/start` to its `step/end` (or the `turn/end` that closed it); its first output is the first
+ * `assistant/chunk`, packed row or `assistant/message` after its start, its message the first `assistant/message`,
+ * its usage that of the first `assistant/message` surface node carrying one. A step the log never closes (a crash,
+ * or a malformed log where a second `step/start` came first) reaches to the end of the log for those three, as it
+ * does there. Tool calls and retries belong to the step started last.
+ */
+
+import { isRecord, type LogEvent, type PackedRow } from '../model/log-event.ts'
+import type { StepSpan, TurnStructure } from '../projection/turn-structure.ts'
+
+/** One tool call of a step: its `tool/call` and, once it landed, its `tool/result`. */
+export interface ToolTimes {
+  readonly callId: string
+  readonly name: string | null
+  readonly callIndex: number
+  readonly callTime: number | null
+  /** -1 while unanswered. */
+  resultIndex: number
+  resultTime: number | null
+}
+
+/** One `llm/retry` of a step and the wait it scheduled (`delayMs`). */
+export interface RetryTimes {
+  readonly index: number
+  readonly time: number | null
+  readonly waitMs: number | null
+}
+
+/** The logged usage fields timing reads (null where the usage does not carry them). */
+export interface UsageTokens {
+  readonly inputTokens: number | null
+  readonly outputTokens: number | null
+  readonly cacheReadTokens: number | null
+  readonly cacheWriteTokens: number | null
+}
+
+export interface StepTimes {
+  readonly span: StepSpan
+  readonly turn: number
+  /** Index of the first provider output (-1: none yet). */
+  firstOutputIndex: number
+  firstOutputTime: number | null
+  /** Time of the event right before the first output: the request point's. */
+  requestTime: number | null
+  /** Index of the step's first `assistant/message` (-1: none yet). */
+  messageIndex: number
+  messageTime: number | null
+  /** Time of the event that closed the step (its `step/end` or `turn/end`). */
+  endTime: number | null
+  usage: UsageTokens | null
+  readonly tools: ToolTimes[]
+  readonly retries: RetryTimes[]
+}
+
+/** A clock oddity: how often, where first, and (for a backward jump) by how much the first one went back. */
+export interface ClockOddity {
+  count: number
+  firstIndex: number
+  firstBackMs: number
+}
+
+/** A usable clock reading: a safe integer other than 0 (`time: 0` is what writers put when they had no clock). */
+export function clockTime(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value !== 0 ? value : null
+}
+
+const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+
+function usageTokens(usage: Record<string, unknown>): UsageTokens {
+  return {
+    inputTokens: count(usage['inputTokens']),
+    outputTokens: count(usage['outputTokens']),
+    cacheReadTokens: count(usage['cacheReadTokens']),
+    cacheWriteTokens: count(usage['cacheWriteTokens']),
+  }
+}
+
+/** The call a `tool/result` answers: `message.source.callId`, as the harness's own stats read it. */
+function resultCallId(data: unknown): unknown {
+  if (!isRecord(data) || !isRecord(data['message'])) return undefined
+  const source = data['message']['source']
+  return isRecord(source) ? source['callId'] : undefined
+}
+
+export class StepTimesTracker {
+  /** Aligned with the log's steps in log order (`stepSpans`). */
+  readonly steps: StepTimes[] = []
+  readonly backwards: ClockOddity = { count: 0, firstIndex: -1, firstBackMs: 0 }
+  readonly zero: ClockOddity = { count: 0, firstIndex: -1, firstBackMs: 0 }
+  /** Time of the last event read (null when it had no usable time): the request time of a step whose output is next. */
+  lastTime: number | null = null
+  /** Steps whose span is still open: each waits for its first output, message and usage (usually one step). */
+  private open: StepTimes[] = []
+  /** Calls dispatched and not answered yet, by call id; cleared at `turn/end` (a result never lands after its turn). */
+  private readonly pending = new Map<string, ToolTimes>()
+  /** The last usable time seen, to tell when the clock goes backwards. */
+  private clock: number | null = null
+
+  constructor(private readonly turns: TurnStructure) {}
+
+  /** One event (not a packed row); call after `TurnStructure.observe` saw it. `node`: whether it joined the surface. */
+  observe(event: LogEvent | null | undefined, index: number, node: boolean): void {
+    const time = isRecord(event) ? this.tick(event.time, index) : null
+    if (!isRecord(event)) {
+      this.lastTime = null
+      return
+    }
+    const data = isRecord(event.data) ? event.data : undefined
+    switch (event.type) {
+      case 'step/start': {
+        const span = this.turns.openTurn?.steps.at(-1)
+        if (span?.start === index) this.startStep(span, this.turns.openTurn?.turn ?? -1)
+        break
+      }
+      case 'assistant/chunk':
+        this.output(index, time)
+        break
+      case 'assistant/message': {
+        this.output(index, time)
+        const usage = node && data !== undefined && isRecord(data['usage']) ? usageTokens(data['usage']) : null
+        for (const step of this.open) {
+          if (step.messageIndex < 0) {
+            step.messageIndex = index
+            step.messageTime = time
+          }
+          if (usage !== null && step.usage === null) step.usage = usage
+        }
+        break
+      }
+      case 'tool/call': {
+        const step = this.latestOpen()
+        const callId = data?.['callId']
+        if (step === undefined || typeof callId !== 'string') break
+        const name = data?.['name']
+        const tool: ToolTimes = {
+          callId,
+          name: typeof name === 'string' ? name : null,
+          callIndex: index,
+          callTime: time,
+          resultIndex: -1,
+          resultTime: null,
+        }
+        step.tools.push(tool)
+        this.pending.set(callId, tool)
+        break
+      }
+      case 'tool/result': {
+        const callId = resultCallId(data)
+        const tool = typeof callId === 'string' ? this.pending.get(callId) : undefined
+        if (tool === undefined) break
+        tool.resultIndex = index
+        tool.resultTime = time
+        this.pending.delete(tool.callId)
+        break
+      }
+      case 'llm/retry': {
+        const delay = data?.['delayMs']
+        this.latestOpen()?.retries.push({
+          index,
+          time,
+          waitMs: typeof delay === 'number' && Number.isFinite(delay) ? delay : null,
+        })
+        break
+      }
+      case 'turn/end':
+        this.pending.clear()
+        break
+      default:
+        break
+    }
+    this.closeEnded(index, time)
+    this.lastTime = time
+  }
+
+  /** A packed chunk row standing for events `index .. index + size - 1`: member k's time is time0 + dt[0..k-1]. */
+  observeRow(row: PackedRow, index: number, size: number): void {
+    const first = this.tick(row.time0, index)
+    this.output(index, first)
+    let time = row.time0
+    for (let k = 1; k < size; k++) {
+      time += row.data.dt[k - 1] ?? 0
+      this.tick(time, index + k)
+    }
+    this.lastTime = clockTime(time)
+  }
+
+  private startStep(span: StepSpan, turn: number): void {
+    const step: StepTimes = {
+      span,
+      turn,
+      firstOutputIndex: -1,
+      firstOutputTime: null,
+      requestTime: null,
+      messageIndex: -1,
+      messageTime: null,
+      endTime: null,
+      usage: null,
+      tools: [],
+      retries: [],
+    }
+    this.steps.push(step)
+    this.open.push(step)
+  }
+
+  /** The step started last, while open. */
+  private latestOpen(): StepTimes | undefined {
+    const step = this.steps.at(-1)
+    return step !== undefined && step.span.end === null ? step : undefined
+  }
+
+  private output(index: number, time: number | null): void {
+    for (const step of this.open) {
+      if (step.firstOutputIndex >= 0) continue
+      step.firstOutputIndex = index
+      step.firstOutputTime = time
+      step.requestTime = this.lastTime
+    }
+  }
+
+  /** Record the end of the steps this event closed, and stop watching steps that need nothing more. */
+  private closeEnded(index: number, time: number | null): void {
+    if (this.open.length === 0) return
+    const latest = this.steps.at(-1)
+    this.open = this.open.filter((step) => {
+      if (step.span.end === index) step.endTime = time
+      if (step.span.end !== null) return false
+      // A step left open behind a newer one only waits for what it still lacks.
+      return step === latest || step.firstOutputIndex < 0 || step.messageIndex < 0 || step.usage === null
+    })
+  }
+
+  /** Read one event's time for the clock checks; returns the usable time or null. */
+  private tick(value: unknown, index: number): number | null {
+    if (value === 0) {
+      if (this.zero.count++ === 0) this.zero.firstIndex = index
+      return null
+    }
+    const time = clockTime(value)
+    if (time === null) return null
+    if (this.clock !== null && time < this.clock) {
+      if (this.backwards.count++ === 0) {
+        this.backwards.firstIndex = index
+        this.backwards.firstBackMs = this.clock - time
+      }
+    }
+    this.clock = time
+    return time
+  }
+}
