@@ -113,7 +113,7 @@ describe('lens check', () => {
     const refused = (where: string) => ({
       code: 2,
       stdout: '',
-      stderr: `lens: ${where}: not a session log: this is a PNG image\n`,
+      stderr: `dsh-lens: ${where}: not a session log: this is a PNG image\n`,
     })
     for (const args of [
       ['check', png],

@@ -31,7 +31,7 @@ describe('lens compactions', () => {
       const result = lens(args)
       expect(result.code).toBe(2)
       expect(result.stdout).toBe('')
-      expect(result.stderr).toMatch(/^lens: compactions /)
+      expect(result.stderr).toMatch(/^dsh-lens: compactions /)
     }
   })
 })

@@ -99,7 +99,7 @@ describe.runIf(fixturesAvailable())('lens timing --json', () => {
     ]) {
       const result = lens(args)
       expect(result.code).toBe(2)
-      expect(result.stderr).toMatch(/^lens: timing /)
+      expect(result.stderr).toMatch(/^dsh-lens: timing /)
     }
   })
 })
