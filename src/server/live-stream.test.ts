@@ -9,6 +9,12 @@ import { cleanupAfterEach, generated, expectFollowersHoldFile } from './stream-t
 
 const cleanup = cleanupAfterEach()
 
+/**
+ * These tests pace a real writer (one `zstd` process per frame) for seconds and wait through a server restart: on a
+ * machine with both cores busy they take most of the default 60 s, so they get a budget of their own.
+ */
+const PACED_WRITER_BUDGET_MS = 180_000
+
 async function serverOn(root: string, token: string, port?: number): Promise<LensServer> {
   // A small ring forces snapshots and resumes through the on-disk index (frame starts / line starts).
   const server = await startLensServer({
@@ -65,7 +71,7 @@ test('zstd: followers keep up with a fast writer through a server restart and a 
 
   await expectFollowersHoldFile(followers, path)
   for (const f of followers) expect(f.snapshots).toContain('resume')
-})
+}, PACED_WRITER_BUDGET_MS)
 
 test('jsonl: packed rows, a torn line, truncation and replacement are all exact', async () => {
   const root = await tempRoot()
@@ -113,7 +119,7 @@ test('jsonl: packed rows, a torn line, truncation and replacement are all exact'
   await rename(`${path}.0123456789ab.tmp`, path)
   await waitFor('second reset seen', () => followers.every((f) => f.resets >= 2))
   await expectFollowersHoldFile(followers, path)
-})
+}, PACED_WRITER_BUDGET_MS)
 
 /** `lens serve` as a real process; resolves once it printed its URL. */
 function spawnServe(
