@@ -191,6 +191,29 @@ export async function endFrames(page: Page, since: number): Promise<Phase> {
   }
 }
 
+/**
+ * The cursor dragged across the whole log and back for 3 s, its frames measured. `endAtLast`: the drag lets go at
+ * the log's end (the cursor's last event) instead of where the back-and-forth stopped.
+ */
+export async function dragAcrossTimeline(page: Page, endAtLast = false): Promise<Phase> {
+  const box = await page.getByTestId('timeline').boundingBox()
+  if (box === null) throw new Error('timeline has no box')
+  const start = await startFrames(page)
+  const y = box.y + box.height / 2
+  await page.mouse.move(box.x + 2, y)
+  await page.mouse.down()
+  const t0 = Date.now()
+  for (let elapsed = 0; elapsed < 3000; elapsed = Date.now() - t0) {
+    const phase = elapsed / 3000
+    const f = phase < 0.5 ? phase * 2 : 2 - phase * 2
+    await page.mouse.move(box.x + 2 + f * (box.width - 4), y)
+  }
+  if (endAtLast) await page.mouse.move(box.x + box.width - 2, y)
+  await page.mouse.up()
+  await page.waitForTimeout(500)
+  return endFrames(page, start)
+}
+
 async function graph(browser: Browser, base: string): Promise<GraphResult> {
   const log = benchLog('graph-5k')
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
@@ -215,24 +238,8 @@ async function graph(browser: Browser, base: string): Promise<GraphResult> {
     await page.waitForTimeout(1000)
     const open = await endFrames(page, openStart)
 
-    // The cursor dragged across the whole log and back for 3 s: the graph grows and shrinks by thousands of nodes.
-    const timeline = page.getByTestId('timeline')
-    const box = await timeline.boundingBox()
-    if (box === null) throw new Error('timeline has no box')
-    const dragStart = await startFrames(page)
-    const y = box.y + box.height / 2
-    await page.mouse.move(box.x + 2, y)
-    await page.mouse.down()
-    const t0 = Date.now()
-    for (let elapsed = 0; elapsed < 3000; elapsed = Date.now() - t0) {
-      const phase = elapsed / 3000
-      const f = phase < 0.5 ? phase * 2 : 2 - phase * 2
-      await page.mouse.move(box.x + 2 + f * (box.width - 4), y)
-    }
-    await page.mouse.move(box.x + box.width - 2, y)
-    await page.mouse.up()
-    await page.waitForTimeout(500)
-    const drag = await endFrames(page, dragStart)
+    // The cursor dragged across the whole log and back: the graph grows and shrinks by thousands of nodes.
+    const drag = await dragAcrossTimeline(page, true)
 
     // Zoom in step by step from the fitted far view to node level, pan across, zoom back out.
     const paneBox = await graphPane.locator('.react-flow__pane').boundingBox()

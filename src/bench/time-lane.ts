@@ -10,7 +10,16 @@
 import { resolve } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { benchLog } from './bench-logs.ts'
-import { PROBES, TASK_TARGET_MS, endFrames, settleAfterBoot, startFrames, waitReady, type Phase } from './browser-lanes.ts'
+import {
+  PROBES,
+  TASK_TARGET_MS,
+  dragAcrossTimeline,
+  endFrames,
+  settleAfterBoot,
+  startFrames,
+  waitReady,
+  type Phase,
+} from './browser-lanes.ts'
 import { fmt, table } from './measure.ts'
 
 export interface TimeLaneResult {
@@ -35,25 +44,6 @@ export interface TimeLaneResult {
 /** The last `name` measure's duration in the page (ms), or NaN. */
 async function lastMeasure(page: Page, name: string): Promise<number> {
   return page.evaluate((n) => performance.getEntriesByName(n, 'measure').at(-1)?.duration ?? Number.NaN, name)
-}
-
-/** The cursor dragged across the whole log and back for 3 s. */
-async function drag(page: Page): Promise<Phase> {
-  const box = await page.getByTestId('timeline').boundingBox()
-  if (box === null) throw new Error('timeline has no box')
-  const start = await startFrames(page)
-  const y = box.y + box.height / 2
-  await page.mouse.move(box.x + 2, y)
-  await page.mouse.down()
-  const t0 = Date.now()
-  for (let elapsed = 0; elapsed < 3000; elapsed = Date.now() - t0) {
-    const phase = elapsed / 3000
-    const f = phase < 0.5 ? phase * 2 : 2 - phase * 2
-    await page.mouse.move(box.x + 2 + f * (box.width - 4), y)
-  }
-  await page.mouse.up()
-  await page.waitForTimeout(500)
-  return endFrames(page, start)
 }
 
 /** The pointer over the plot `testId`, across three rows at the lanes' heights, left to right, for 2 s. */
@@ -95,7 +85,7 @@ export async function timeLane(browser: Browser, base: string): Promise<TimeLane
       .catch(() => undefined)
     await page.waitForTimeout(2000)
 
-    const baselineDrag = await drag(page)
+    const baselineDrag = await dragAcrossTimeline(page)
     const baselineHover = await hover(page, 'context-chart-plot')
 
     const switchStart = await startFrames(page)
@@ -114,7 +104,7 @@ export async function timeLane(browser: Browser, base: string): Promise<TimeLane
 
     // The same drag with the lanes on screen (their cursor line follows), then the pointer over the lanes (each move
     // finds the bar under it among all of them).
-    const dragTime = await drag(page)
+    const dragTime = await dragAcrossTimeline(page)
     const hoverTime = await hover(page, 'time-lanes-plot')
     const phases = [switchPhase, dragTime, hoverTime]
     return {

@@ -15,6 +15,7 @@ export {
   type DecoderSink,
   type DecoderProgress,
 } from './decode/session-decoder.ts'
+export { concatBytes } from './decode/concat-bytes.ts'
 export { LineSplitter, type SplitLine } from './decode/line-splitter.ts'
 export { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './decode/zstd-container.ts'
 export { notALog, notALogDecided, notALogMessage, NOT_A_LOG_SNIFF_BYTES, ZIP_ARCHIVE } from './decode/not-a-log.ts'

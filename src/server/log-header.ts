@@ -8,6 +8,7 @@
 import { constants } from 'node:fs'
 import { open } from 'node:fs/promises'
 import {
+  concatBytes,
   harnessMessages,
   hasZstdMagic,
   judgeHeaderLine,
@@ -75,7 +76,7 @@ export async function readLogHeader(path: string, checksum: ContentChecksum | un
     }
     const encoding = reader?.encoding ?? 'jsonl'
     if (text === undefined && corrupt === undefined && encoding === 'zstd') {
-      const first = zstdFirstLine(concat(read, position))
+      const first = zstdFirstLine(concatBytes(read, position))
       if (first.ok) {
         text = first.text
         headerFrameHoldsMore = first.frameHoldsMore
@@ -94,14 +95,4 @@ export async function readLogHeader(path: string, checksum: ContentChecksum | un
   } finally {
     await fh.close()
   }
-}
-
-function concat(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
 }

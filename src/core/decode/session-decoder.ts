@@ -20,6 +20,7 @@ import { judgeHeaderLine } from './session-header.ts'
 import { notALog, notALogDecided } from './not-a-log.ts'
 import { notALogMessage } from '../model/not-a-log-message.ts'
 import { ZstdContainer, hasZstdMagic, type ContentChecksum, type FrameDecompressor } from './zstd-container.ts'
+import { concatBytes } from './concat-bytes.ts'
 
 /** Where a record's text lives: a char range of a decoded string (see SplitLine). */
 export interface RecordText {
@@ -146,7 +147,7 @@ export class SessionDecoder {
       // Hold the first bytes until they decide: the 4-byte zstd magic, a log's `{`, or the first KiB for the rest.
       this.sniff.push(chunk.slice())
       this.sniffed += chunk.length
-      const head = concat(this.sniff, this.sniffed)
+      const head = concatBytes(this.sniff, this.sniffed)
       this.sniff = [head]
       if (this.sniffed >= 4 && hasZstdMagic(head)) this.start(head)
       else if (notALogDecided(head)) this.start(head)
@@ -157,7 +158,7 @@ export class SessionDecoder {
 
   finish(): void {
     if (this.finished) return
-    if (this.encoding === null && !this.refused) this.start(concat(this.sniff, this.sniffed))
+    if (this.encoding === null && !this.refused) this.start(concatBytes(this.sniff, this.sniffed))
     this.finished = true
     if (this.refused) {
       // One sentence says what the input is; no header, line or scanner verdict about bytes that are no log.
@@ -442,15 +443,4 @@ function looksLikeEvent(text: string): boolean {
   } catch {
     return false
   }
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array
-  const out = new Uint8Array(size)
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
 }
