@@ -3,7 +3,7 @@
  * Node for the same bytes) and draws at most one bucket per pixel; a click moves the timeline cursor to the event
  * under the pointer on the chart's own x scale; hover shows the values the core computes for the hovered bucket,
  * the compaction and prune markers with the tokens they removed; the strip collapses and remembers it; in a window
- * narrower than 1440 pixels the values line still shows whole (the key moves to a line of its own). A live log
+ * narrower than 1600 pixels the values line still shows whole (the key and the strip's switches move to a line of their own). A live log
  * followed through the companion server grows the chart, and a compaction landing is marked with its logged count.
  */
 
@@ -193,7 +193,7 @@ test('the strip collapses, stays collapsed after a reload, and opens again', asy
   await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
 })
 
-test('on a laptop-sized window the values line is whole (the key and the count take a line of their own); widening re-buckets', async ({
+test('on a laptop-sized window the values line is whole (the key, the count and the switches take a line of their own); widening re-buckets', async ({
   page,
 }) => {
   const values = page.getByTestId('context-chart-values')
@@ -220,8 +220,8 @@ test('on a laptop-sized window the values line is whole (the key and the count t
   await expect(values).toHaveAttribute('data-hover', 'true')
   expect((await fit()).header).toBe(narrow.header)
   await page.mouse.move(0, 0)
-  // Where everything fits on one line (a 1440-pixel window), the header is one line: shorter than the two above.
-  await page.setViewportSize({ width: 1440, height: 900 })
+  // Where everything fits on one line (a 1680-pixel window), the header is one line: shorter than the two above.
+  await page.setViewportSize({ width: 1680, height: 900 })
   await expect.poll(async () => (await fit()).header).toBeLessThan(narrow.header)
   // Wider, the chart cuts finer buckets for the wider plot (never more than its pixels).
   const wideBucket = await settledBuckets(page, log.length)

@@ -61,7 +61,8 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         </span>
       ) : null}
       {source.kind === 'demo' && generation <= 1 ? (
-        <span className="text-xs text-muted" data-testid="own-sessions-hint">
+        // Shrinks (to its first words) before it pushes the buttons onto a second line: a laptop keeps its rows.
+        <span className="min-w-40 flex-1 basis-0 truncate text-xs text-muted" data-testid="own-sessions-hint">
           This is a demo session · your own: run <code className="font-mono">npx dsh-lens</code>
         </span>
       ) : null}

@@ -23,7 +23,10 @@ export interface PaneFrameProps extends Omit<ComponentPropsWithoutRef<'section'>
   readonly status?: ReactNode
   /** Right-aligned controls. */
   readonly tools?: ReactNode
-  /** The header wraps onto a second line in a narrow window instead of cutting its end off. */
+  /**
+   * The header wraps onto a second line in a narrow window instead of cutting its end off; in a pane narrower than
+   * 30rem the count is left to screen readers first (the lead says it too, e.g. the Request view's step picker).
+   */
   readonly wrap?: boolean
   readonly children: ReactNode
 }
@@ -48,13 +51,13 @@ export function PaneFrame({
       aria-label={title}
       data-testid={testId}
       data-count={count}
-      className={`flex min-h-0 min-w-0 flex-col bg-panel ${className}`}
+      className={`flex min-h-0 min-w-0 flex-col bg-panel ${wrap ? '@container' : ''} ${className}`}
     >
       <header className={`flex items-center gap-2 border-b border-line bg-raised px-2 py-1 ${wrap ? 'flex-wrap' : ''}`}>
         <h2 className="text-xs font-semibold uppercase tracking-wide text-muted">{title}</h2>
         {lead}
         {count === undefined ? null : (
-          <span className={`text-xs tabular-nums ${COUNT_TONE[countTone]}`}>
+          <span className={`text-xs tabular-nums ${COUNT_TONE[countTone]} ${wrap ? '@max-[30rem]:sr-only' : ''}`}>
             {countUnit === undefined ? formatCount(count) : `${formatCount(count)} ${countUnit}`}
           </span>
         )}

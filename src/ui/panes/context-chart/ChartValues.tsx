@@ -1,7 +1,8 @@
 /**
  * The context chart's header: the values at the hovered bucket (or at the cursor) with their colours, and the key
- * with the event count. One line where it all fits (90rem, a 1440-pixel window); narrower, the key and the count take
- * a second line, so the values (what the user reads while hovering) are never the part cut off. The switch depends
+ * with the event count. One line where it all fits (100rem, a 1600-pixel window); narrower, the values take the first
+ * line whole and the strip's toggle and mode switch share the second with the key and the count, so the values (what
+ * the user reads while hovering) are never the part cut off. The switch depends
  * on the strip's width only, never on the values' length: hovering never changes the layout.
  */
 
@@ -54,15 +55,15 @@ export function ChartValues({
       ? 'no step logged usage yet'
       : `logged by the step at ${rangeText(seqLabel, values.usageFirst, values.usageLast)}`
   return (
-    <header className="flex flex-wrap items-center gap-x-3 overflow-hidden px-2 pt-1 text-xs @min-[90rem]:flex-nowrap">
-      {lead}
+    <header className="flex flex-wrap items-center gap-x-3 overflow-hidden px-2 pt-1 text-xs @min-[100rem]:flex-nowrap">
+      <span className="inline-flex shrink-0 items-center gap-x-3 @max-[100rem]:order-2">{lead}</span>
       {values !== null ? (
         <div
           data-testid="context-chart-values"
           data-first={values.first}
           data-last={values.last}
           data-hover={hovering}
-          className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden"
+          className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden @max-[100rem]:order-1 @max-[100rem]:basis-full"
         >
           <span className="font-mono tabular-nums text-ink whitespace-nowrap">
             {hovering ? '' : 'at cursor, '}
@@ -80,7 +81,7 @@ export function ChartValues({
           ))}
         </div>
       ) : null}
-      <span className="ml-auto inline-flex shrink-0 items-center justify-end gap-3 whitespace-nowrap @max-[90rem]:basis-full">
+      <span className="ml-auto inline-flex shrink-0 items-center justify-end gap-3 whitespace-nowrap @max-[100rem]:order-3">
         <span
           className="inline-flex items-center gap-3 text-muted"
           title="Tokens each replacement removed: the logged shadowedTokenCount where there is one, else our estimate of what it shadowed"
