@@ -27,99 +27,110 @@ async function serverOn(root: string, token: string, port?: number): Promise<Len
   return server
 }
 
-test('zstd: followers keep up with a fast writer through a server restart and a torn frame', async () => {
-  const root = await tempRoot()
-  const id = 'session-zstd-live'
-  const path = await sessionPath(root, id, true)
-  const writer = new LogWriter(path, true)
-  const log = generated(id, 11, 2500)
-  await writer.create(log.header)
-  // ~40 ms per batch of ~23 events: several hundred events/s, one frame per batch as the harness writes.
-  const pace = writer.pacer(log.batches, 40)
-  const write = pace.write
-  await write(15)
-  const token = 'restart-token-0123456789'
-  let server = await serverOn(root, token)
-  const port = server.port
-  cleanup.push(() => server.close())
-  const followers = [
-    new Follower(server.streamUrl, token, { sessionId: id }),
-    new Follower(server.streamUrl, token, { sessionId: id }, 48),
-  ]
-  cleanup.push(() => followers.forEach((f) => f.close()))
-  await write(20)
-  await waitFor('followers streaming', () => followers.every((f) => f.lastSeq > 0))
+test(
+  'zstd: followers keep up with a fast writer through a server restart and a torn frame',
+  async () => {
+    const root = await tempRoot()
+    const id = 'session-zstd-live'
+    const path = await sessionPath(root, id, true)
+    const writer = new LogWriter(path, true)
+    const log = generated(id, 11, 2500)
+    await writer.create(log.header)
+    // ~40 ms per batch of ~23 events: several hundred events/s, one frame per batch as the harness writes.
+    const pace = writer.pacer(log.batches, 40)
+    const write = pace.write
+    await write(15)
+    const token = 'restart-token-0123456789'
+    let server = await serverOn(root, token)
+    const port = server.port
+    cleanup.push(() => server.close())
+    const followers = [
+      new Follower(server.streamUrl, token, { sessionId: id }),
+      new Follower(server.streamUrl, token, { sessionId: id }, 48),
+    ]
+    cleanup.push(() => followers.forEach((f) => f.close()))
+    await write(20)
+    await waitFor('followers streaming', () => followers.every((f) => f.lastSeq > 0))
 
-  await server.close()
-  await waitFor('followers notice the restart', () => followers.every((f) => f.client.status === 'reconnecting'))
-  await write(10)
-  server = await serverOn(root, token, port)
-  await write(15)
+    await server.close()
+    await waitFor('followers notice the restart', () => followers.every((f) => f.client.status === 'reconnecting'))
+    await write(10)
+    server = await serverOn(root, token, port)
+    await write(15)
 
-  // Half a frame sits at the end: it must never be emitted, however often the server looks.
-  const before = (await diskEvents(path)).length
-  const frame = await writer.encode(pace.take())
-  await writer.appendBytes(frame.subarray(0, frame.length >> 1))
-  await waitFor('followers at the committed head', () => followers.every((f) => f.lastSeq === before - 1))
-  const tail = server.tails()[0]
-  if (tail === undefined) throw new Error('no tail')
-  const polls = tail.polls
-  await waitFor('three more polls', () => tail.polls >= polls + 3)
-  expect(followers.map((f) => f.lastSeq)).toStrictEqual([before - 1, before - 1])
-  await writer.appendBytes(frame.subarray(frame.length >> 1))
-  await write(log.batches.length)
+    // Half a frame sits at the end: it must never be emitted, however often the server looks.
+    const before = (await diskEvents(path)).length
+    const frame = await writer.encode(pace.take())
+    await writer.appendBytes(frame.subarray(0, frame.length >> 1))
+    await waitFor('followers at the committed head', () => followers.every((f) => f.lastSeq === before - 1))
+    const tail = server.tails()[0]
+    if (tail === undefined) throw new Error('no tail')
+    const polls = tail.polls
+    await waitFor('three more polls', () => tail.polls >= polls + 3)
+    expect(followers.map((f) => f.lastSeq)).toStrictEqual([before - 1, before - 1])
+    await writer.appendBytes(frame.subarray(frame.length >> 1))
+    await write(log.batches.length)
 
-  await expectFollowersHoldFile(followers, path)
-  for (const f of followers) expect(f.snapshots).toContain('resume')
-}, PACED_WRITER_BUDGET_MS)
+    await expectFollowersHoldFile(followers, path)
+    for (const f of followers) expect(f.snapshots).toContain('resume')
+  },
+  PACED_WRITER_BUDGET_MS,
+)
 
-test('jsonl: packed rows, a torn line, truncation and replacement are all exact', async () => {
-  const root = await tempRoot()
-  const id = 'session-jsonl-live'
-  const path = await sessionPath(root, id, false)
-  const writer = new LogWriter(path, false)
-  const log = generated(id, 5, 1500)
-  await writer.create(log.header)
-  const pace = writer.pacer(log.batches, 30)
-  const write = pace.write
-  await write(10)
-  const token = 'jsonl-token-0123456789'
-  const server = await serverOn(root, token)
-  cleanup.push(() => server.close())
-  // A window of 7 events cuts packed rows at nearly every batch edge.
-  const followers = [new Follower(server.streamUrl, token, { sessionId: id }), new Follower(server.streamUrl, token, { path }, 7)]
-  cleanup.push(() => followers.forEach((f) => f.close()))
-  await write(15)
+test(
+  'jsonl: packed rows, a torn line, truncation and replacement are all exact',
+  async () => {
+    const root = await tempRoot()
+    const id = 'session-jsonl-live'
+    const path = await sessionPath(root, id, false)
+    const writer = new LogWriter(path, false)
+    const log = generated(id, 5, 1500)
+    await writer.create(log.header)
+    const pace = writer.pacer(log.batches, 30)
+    const write = pace.write
+    await write(10)
+    const token = 'jsonl-token-0123456789'
+    const server = await serverOn(root, token)
+    cleanup.push(() => server.close())
+    // A window of 7 events cuts packed rows at nearly every batch edge.
+    const followers = [
+      new Follower(server.streamUrl, token, { sessionId: id }),
+      new Follower(server.streamUrl, token, { path }, 7),
+    ]
+    cleanup.push(() => followers.forEach((f) => f.close()))
+    await write(15)
 
-  const before = (await diskEvents(path)).length
-  const text = pace.take()
-  const cut = Math.max(5, text.indexOf('\n') >> 1)
-  await writer.appendBytes(new TextEncoder().encode(text.slice(0, cut)))
-  await waitFor('followers at the committed head', () => followers.every((f) => f.lastSeq === before - 1))
-  const tail = server.tails()[0]
-  if (tail === undefined) throw new Error('no tail')
-  const polls = tail.polls
-  await waitFor('three more polls', () => tail.polls >= polls + 3)
-  expect(followers.map((f) => f.lastSeq)).toStrictEqual([before - 1, before - 1])
-  await writer.appendBytes(new TextEncoder().encode(text.slice(cut)))
-  await write(20)
-  await expectFollowersHoldFile(followers, path)
+    const before = (await diskEvents(path)).length
+    const text = pace.take()
+    const cut = Math.max(5, text.indexOf('\n') >> 1)
+    await writer.appendBytes(new TextEncoder().encode(text.slice(0, cut)))
+    await waitFor('followers at the committed head', () => followers.every((f) => f.lastSeq === before - 1))
+    const tail = server.tails()[0]
+    if (tail === undefined) throw new Error('no tail')
+    const polls = tail.polls
+    await waitFor('three more polls', () => tail.polls >= polls + 3)
+    expect(followers.map((f) => f.lastSeq)).toStrictEqual([before - 1, before - 1])
+    await writer.appendBytes(new TextEncoder().encode(text.slice(cut)))
+    await write(20)
+    await expectFollowersHoldFile(followers, path)
 
-  // Truncate in place and start a different log: a reset, never a splice of old and new.
-  const second = generated(id, 6, 400)
-  await truncate(path, 0)
-  await writer.create(second.header)
-  for (const batch of second.batches.slice(0, 8)) await writer.appendBatch(batch)
-  await waitFor('reset seen', () => followers.every((f) => f.resets >= 1))
-  await expectFollowersHoldFile(followers, path)
+    // Truncate in place and start a different log: a reset, never a splice of old and new.
+    const second = generated(id, 6, 400)
+    await truncate(path, 0)
+    await writer.create(second.header)
+    for (const batch of second.batches.slice(0, 8)) await writer.appendBatch(batch)
+    await waitFor('reset seen', () => followers.every((f) => f.resets >= 1))
+    await expectFollowersHoldFile(followers, path)
 
-  // Replace the file (new inode) the way the harness materializes one: write a .tmp, then rename over.
-  const third = generated(id, 7, 400)
-  await writeFile(`${path}.0123456789ab.tmp`, third.header + '\n' + third.batches.join(''))
-  await rename(`${path}.0123456789ab.tmp`, path)
-  await waitFor('second reset seen', () => followers.every((f) => f.resets >= 2))
-  await expectFollowersHoldFile(followers, path)
-}, PACED_WRITER_BUDGET_MS)
+    // Replace the file (new inode) the way the harness materializes one: write a .tmp, then rename over.
+    const third = generated(id, 7, 400)
+    await writeFile(`${path}.0123456789ab.tmp`, third.header + '\n' + third.batches.join(''))
+    await rename(`${path}.0123456789ab.tmp`, path)
+    await waitFor('second reset seen', () => followers.every((f) => f.resets >= 2))
+    await expectFollowersHoldFile(followers, path)
+  },
+  PACED_WRITER_BUDGET_MS,
+)
 
 /** `lens serve` as a real process; resolves once it printed its URL. */
 function spawnServe(
