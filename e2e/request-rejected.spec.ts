@@ -10,7 +10,7 @@
 import { expect, test } from '@playwright/test'
 import { PROVIDER_ANSWERS, stepList, stepRequest } from '../src/core/index.ts'
 import { dropEvent, firstToolResultSeq } from '../src/test-support/drop-event.ts'
-import { fixtureBytes, openLog, readmeScreenshot } from './support/app.ts'
+import { clipTo, fixtureBytes, openLog, readmeScreenshot } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 
 // A fixture the harness reads cleanly (a real cwd, not a template placeholder) with a tool call and its result.
@@ -65,7 +65,15 @@ test('a broken copy of a real fixture: banner, marked row and step, and the diag
     steps.filter((s) => s.rejected.length > 0).length,
   )
   await expect(page.getByTestId('request-step-select').locator(`option[data-step="${name}"]`)).toContainText(`⚠ ${name}`)
-  await readmeScreenshot(page, 'request-rejected')
+  // The README's picture: the Request view widened (splitters, by keyboard) so the banner reads in few lines, framed
+  // from the step list (its ⚠) to the end of the banner.
+  await page.getByRole('separator', { name: 'Resize transcript' }).focus()
+  for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowLeft')
+  await page.getByRole('separator', { name: 'Resize model surface' }).focus()
+  for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowRight')
+  await expect.poll(async () => (await page.getByTestId('request-pane').boundingBox())?.width).toBeGreaterThan(760)
+  await page.getByTestId('request-step-select').focus()
+  await readmeScreenshot(page, 'request-rejected', await clipTo(page.getByTestId('request-pane'), banner))
   // The seq link selects the offending message's event.
   await banner.locator(`[data-seq-link="${rejection?.seq}"]`).first().click()
   await expect(page.getByTestId('inspector')).toContainText(`#${rejection?.seq}`)

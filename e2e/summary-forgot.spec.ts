@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { compactionsForgot, type CompactionForgot } from '../src/core/index.ts'
-import { readmeScreenshot, waitLoaded } from './support/app.ts'
+import { clipTo, readmeScreenshot, waitLoaded } from './support/app.ts'
 import { foldInNode } from './support/expected.ts'
 
 const count = (c: CompactionForgot) =>
@@ -35,8 +35,12 @@ test("summary-forgot on the demo's compactions, from the surface and from the gr
     await expect(panel.locator(`[data-testid=forgot-item][data-kind=file][data-seq="${file.seq}"]`)).toContainText(file.path)
   await expect(panel).toContainText('not mentioned in the summary')
   await expect(panel).not.toContainText(/\blost\b/)
+  // The README's picture: the chart strip folded so the inspector is taller, framed from the selected summary on
+  // the model surface to the inspector's facts.
+  await page.getByTestId('context-chart-toggle').click()
+  await expect(page.getByTestId('context-chart-toggle')).toHaveAttribute('aria-expanded', 'false')
   await panel.scrollIntoViewIfNeeded()
-  await readmeScreenshot(page, 'summary-forgot')
+  await readmeScreenshot(page, 'summary-forgot', await clipTo(page.getByTestId('surface-pane'), page.getByTestId('inspector')))
   // The older summary, picked in the replace graph.
   const older = summaries[0] as CompactionForgot
   await page.getByTestId('replace-graph').locator(`[data-testid=replace-node][data-seq="${older.seq}"]`).click()

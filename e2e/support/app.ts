@@ -2,7 +2,7 @@
 
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 
 /** The real harness fixtures, read in place (never copied into this repository). */
 export const FIXTURES_DIR = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
@@ -75,9 +75,27 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * committed pictures is a deliberate act); otherwise beside the other e2e screenshots, so a test run leaves the
  * checkout clean.
  */
-export async function readmeScreenshot(page: Page, name: string): Promise<void> {
+export async function readmeScreenshot(page: Page, name: string, clip?: ScreenshotClip): Promise<void> {
   const path = process.env['README_SCREENSHOTS'] === '1' ? `public/screenshots/${name}.png` : `e2e/screenshots/readme-${name}.png`
-  await page.screenshot({ path, animations: 'disabled' })
+  await page.screenshot({ path, animations: 'disabled', ...(clip === undefined ? {} : { clip }) })
+}
+
+/** A region of the page in CSS pixels: a part of the window often reads better at README size than all of it. */
+interface ScreenshotClip {
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly height: number
+}
+
+/** The region from the top-left-most corner of `from` and `to` to the bottom-right corner of `to`. */
+export async function clipTo(from: Locator, to: Locator): Promise<ScreenshotClip> {
+  const a = await from.boundingBox()
+  const b = await to.boundingBox()
+  if (a === null || b === null) throw new Error('clipTo: an element is not laid out')
+  const x = Math.floor(Math.min(a.x, b.x))
+  const y = Math.floor(Math.min(a.y, b.y))
+  return { x, y, width: Math.ceil(b.x + b.width) - x, height: Math.ceil(b.y + b.height) - y }
 }
 
 /**
