@@ -73,6 +73,23 @@ const num = (value: unknown): number | null => (typeof value === 'number' && Num
 
 export function directTiming(events: readonly unknown[], usages: readonly (Record<string, unknown> | null)[]): TimingJson {
   const steps = stepsOf(events)
+  let clock: number | null = null
+  const backwards: number[] = []
+  const zeros: number[] = []
+  let firstBack = 0
+  events.forEach((event, i) => {
+    if (isEvent(event) && event['time'] === 0) zeros.push(i)
+    const time = timeOf(event)
+    if (time === null) return
+    if (clock !== null && time < clock) {
+      if (backwards.length === 0) firstBack = clock - time
+      backwards.push(i)
+    }
+    clock = time
+  })
+  /** A duration between events `from` and `to`: none when the clock stepped back anywhere after `from` up to `to`. */
+  const span = (from: number, to: number): number | null =>
+    from >= 0 && to >= 0 && backwards.some((b) => b > from && b <= to) ? null : between(timeOf(events[from]), timeOf(events[to]))
   const seqAt = (i: number): number => {
     const seq = isEvent(events[i]) ? (events[i] as Event)['seq'] : undefined
     return typeof seq === 'number' ? seq : i
@@ -104,6 +121,7 @@ export function directTiming(events: readonly unknown[], usages: readonly (Recor
     return -1
   }
 
+  const modelTimes: (number | null)[] = []
   const out = steps.map((s, p) => {
     const last = s.end ?? events.length - 1
     const firstOutput = firstIn(s.start + 1, last, ['assistant/chunk', 'assistant/message'])
@@ -112,7 +130,7 @@ export function directTiming(events: readonly unknown[], usages: readonly (Recor
     const requestAt = timeOf(events[atIndex])
     const firstOutputAt = firstOutput >= 0 ? timeOf(events[firstOutput]) : null
     const lastOutputAt = message >= 0 ? timeOf(events[message]) : null
-    const generationMs = between(firstOutputAt, lastOutputAt)
+    const generationMs = firstOutput >= 0 && message >= 0 ? span(firstOutput, message) : null
     const usage = usages[p] ?? null
     const outputTokens = num(usage?.['outputTokens'])
     const read = num(usage?.['cacheReadTokens'])
@@ -129,11 +147,12 @@ export function directTiming(events: readonly unknown[], usages: readonly (Recor
         tools.push({
           callId: data['callId'],
           name: typeof data['name'] === 'string' ? data['name'] : null,
-          ms: answer < 0 ? null : between(timeOf(event), timeOf(events[answer])),
+          ms: answer < 0 ? null : span(i, answer),
         })
       }
       if (typeOf(event) === 'llm/retry') retries.push({ seq: seqAt(i), waitMs: num(data['delayMs']) })
     }
+    modelTimes.push(message >= 0 ? span(atIndex, message) : null)
     return {
       turn: s.turn,
       step: s.step,
@@ -141,7 +160,7 @@ export function directTiming(events: readonly unknown[], usages: readonly (Recor
       requestAt,
       firstOutputAt,
       lastOutputAt,
-      ttftMs: between(requestAt, firstOutputAt),
+      ttftMs: firstOutput >= 0 ? span(atIndex, firstOutput) : null,
       generationMs,
       outputTokens,
       tokensPerSecond:
@@ -169,7 +188,7 @@ export function directTiming(events: readonly unknown[], usages: readonly (Recor
   const totals: TimingTotals = {
     turns: new Set(out.map((s) => s.turn)).size,
     steps: out.length,
-    modelMs: sumOrNull(out.map((s) => between(s.requestAt, s.lastOutputAt))),
+    modelMs: sumOrNull(modelTimes),
     toolMs: sumOrNull(out.flatMap((s) => s.tools.map((t) => t.ms))),
     ttftMedianMs: rank(0.5),
     ttftP95Ms: rank(0.95),
@@ -183,20 +202,6 @@ export function directTiming(events: readonly unknown[], usages: readonly (Recor
     retryWaitMs: sumOrNull(out.flatMap((s) => s.retries.map((r) => r.waitMs))),
   }
 
-  let clock: number | null = null
-  const backwards: number[] = []
-  const zeros: number[] = []
-  let firstBack = 0
-  events.forEach((event, i) => {
-    if (isEvent(event) && event['time'] === 0) zeros.push(i)
-    const time = timeOf(event)
-    if (time === null) return
-    if (clock !== null && time < clock) {
-      if (backwards.length === 0) firstBack = clock - time
-      backwards.push(i)
-    }
-    clock = time
-  })
   const warnings: TimingWarning[] = []
   if (backwards.length > 0) {
     const seq = seqAt(backwards[0] as number)

@@ -94,6 +94,8 @@ export class StepTimesTracker {
   /** Aligned with the log's steps in log order (`stepSpans`). */
   readonly steps: StepTimes[] = []
   readonly backwards: ClockOddity = { count: 0, firstIndex: -1, firstBackMs: 0 }
+  /** Indices of the events whose time is before the previous usable time, ascending (usually none). */
+  private readonly backSteps: number[] = []
   readonly zero: ClockOddity = { count: 0, firstIndex: -1, firstBackMs: 0 }
   /** Time of the last event read (null when it had no usable time): the request time of a step whose output is next. */
   lastTime: number | null = null
@@ -235,6 +237,22 @@ export class StepTimesTracker {
       // A step left open behind a newer one only waits for what it still lacks.
       return step === latest || step.firstOutputIndex < 0 || step.messageIndex < 0 || step.usage === null
     })
+  }
+
+  /**
+   * Whether the clock went backwards after event `from` and at or before event `to`: a duration between the two is
+   * then no duration (a clock stepped back and forth again can make it look like days).
+   */
+  spansBackStep(from: number, to: number): boolean {
+    const steps = this.backSteps
+    let lo = 0
+    let hi = steps.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((steps[mid] as number) <= from) lo = mid + 1
+      else hi = mid
+    }
+    return lo < steps.length && (steps[lo] as number) <= to
   }
 
   /** Read one event's time for the clock checks; returns the usable time or null. */

@@ -188,6 +188,24 @@ describe('timing rules', () => {
     expect(steps[0]).toMatchObject({ firstOutputAt: 1500, lastOutputAt: 1200, generationMs: null, tokensPerSecond: null })
   })
 
+  it('a clock stepped back and forward again inside a span: that span is no duration (not 252 hours)', () => {
+    // As the harness fixture acp--session-sandbox-root: the first output is early by the clock, the message late.
+    const log = tinyLog([
+      { type: 'turn/start', seq: 0, time: 5000, data: { turn: 1 } },
+      { type: 'step/start', seq: 1, time: 5010, data: { turn: 1, step: 1 } },
+      { type: 'request/context', seq: 2, time: 5020, data: { provider: 'p', model: 'm' } },
+      { type: 'text-chunks', seq0: 3, time0: 5100, data: { turn: 1, step: 1, index: 0, dt: [-4000, 4100], texts: ['a', 'b', 'c'] } },
+      msg(6, 5300, { inputTokens: 10, outputTokens: 50 }),
+      { type: 'step/end', seq: 7, time: 5310, data: { turn: 1, step: 1 } },
+    ])
+    const { steps, totals } = timingJson(log)
+    // 5100 -> 1100 (back at seq 4) -> 5200 -> 5300: the first output and the message look 200 ms apart, but the
+    // clock stepped back between them, so neither the generation nor the model time is known.
+    expect(steps[0]).toMatchObject({ ttftMs: 80, generationMs: null, tokensPerSecond: null })
+    expect(totals.modelMs).toBeNull()
+    expect(totals.tokensPerSecond).toBeNull()
+  })
+
   it('nothing streamed: first output is the message, generation 0 ms, no tokens per second', () => {
     const log = tinyLog([
       { type: 'turn/start', seq: 0, time: 1000, data: { turn: 1 } },

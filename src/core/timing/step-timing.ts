@@ -3,8 +3,8 @@
  * and the Request view's timing line all read, so they can never disagree.
  *
  * Durations are differences of the events' own `time`s. A duration is null when the log does not say: an end not
- * logged yet (an unanswered call, an open step), a time missing or 0, or an end before its start (the clock went
- * backwards between them). Never a made-up 0. The clock's oddities are reported as warnings beside the figures.
+ * logged yet (an unanswered call, an open step), a time missing or 0, or the clock went backwards anywhere between
+ * its two events (an end before its start, or a step back and forth again). Never a made-up 0. The clock's oddities are reported as warnings beside the figures.
  *
  * Built from the facts `StepTimesTracker` gathered at ingest: O(steps + tool calls), no event is parsed again.
  */
@@ -91,6 +91,8 @@ export interface TimingJson {
 /** One step's timing with the event indices behind it: what the worker's time lanes are drawn from. */
 export interface StepTiming {
   readonly json: StepTimingJson
+  /** From the request point to the message (the totals' model time); null as for the durations in `json`. */
+  readonly modelMs: number | null
   readonly atIndex: number
   /** Index of the first output, -1 without one. */
   readonly firstOutputIndex: number
@@ -117,6 +119,11 @@ export function elapsed(start: number | null, end: number | null): number | null
   return start === null || end === null || end < start ? null : end - start
 }
 
+/** `elapsed`, and null when the clock stepped back between events `from` and `to` (indices; -1: not logged). */
+function durationBetween(log: LensLog, from: number, to: number, start: number | null, end: number | null): number | null {
+  return from >= 0 && to >= 0 && log.timing.spansBackStep(from, to) ? null : elapsed(start, end)
+}
+
 function seqAt(log: LensLog, index: number): number {
   // A valid log's seqs are its indices: no record parsed again (a 1.3M-event log has thousands of steps).
   if (log.seqIsIndex) return index
@@ -139,7 +146,7 @@ function stepTiming(log: LensLog, times: StepTimes): StepTiming {
   const requestAt = streamed ? times.requestTime : span.end !== null ? times.endTime : log.timing.lastTime
   const firstOutputAt = times.firstOutputTime
   const lastOutputAt = times.messageTime
-  const generationMs = elapsed(firstOutputAt, lastOutputAt)
+  const generationMs = durationBetween(log, times.firstOutputIndex, times.messageIndex, firstOutputAt, lastOutputAt)
   const outputTokens = times.usage?.outputTokens ?? null
   const json: StepTimingJson = {
     turn: times.turn,
@@ -148,17 +155,22 @@ function stepTiming(log: LensLog, times: StepTimes): StepTiming {
     requestAt,
     firstOutputAt,
     lastOutputAt,
-    ttftMs: elapsed(requestAt, firstOutputAt),
+    ttftMs: durationBetween(log, atIndex, times.firstOutputIndex, requestAt, firstOutputAt),
     generationMs,
     outputTokens,
     tokensPerSecond:
       outputTokens === null || generationMs === null || generationMs === 0 ? null : outputTokens / (generationMs / 1000),
     cacheHit: cacheHitOf(times.usage),
-    tools: times.tools.map((t) => ({ callId: t.callId, name: t.name, ms: elapsed(t.callTime, t.resultTime) })),
+    tools: times.tools.map((t) => ({
+      callId: t.callId,
+      name: t.name,
+      ms: durationBetween(log, t.callIndex, t.resultIndex, t.callTime, t.resultTime),
+    })),
     retries: times.retries.map((r) => ({ seq: seqAt(log, r.index), waitMs: r.waitMs })),
   }
   return {
     json,
+    modelMs: durationBetween(log, atIndex, times.messageIndex, requestAt, lastOutputAt),
     atIndex,
     firstOutputIndex: times.firstOutputIndex,
     messageIndex: times.messageIndex,
@@ -223,7 +235,7 @@ export function timingTotals(timings: readonly StepTiming[]): TimingTotals {
   return {
     turns: new Set(steps.map((s) => s.turn)).size,
     steps: steps.length,
-    modelMs: sumKnown(steps.map((s) => elapsed(s.requestAt, s.lastOutputAt))),
+    modelMs: sumKnown(timings.map((t) => t.modelMs)),
     toolMs: sumKnown(steps.flatMap((s) => s.tools.map((t) => t.ms))),
     ttftMedianMs: nearestRank(ttfts, 0.5),
     ttftP95Ms: nearestRank(ttfts, 0.95),
