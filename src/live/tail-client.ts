@@ -81,6 +81,8 @@ export interface TailClientOptions {
   readonly window?: number
   onStatus?(status: LiveStatus, detail?: string): void
   onError?(error: StreamError & { sub?: string }): void
+  /** The server's session list changed (a dsh web session appeared, started, stopped, got a title): list again. */
+  onSessionsChanged?(): void
 }
 
 export interface LiveSubscription {
@@ -339,6 +341,9 @@ export class TailClient {
         return
       }
       case 'pong':
+        return
+      case 'sessions-changed':
+        this.options.onSessionsChanged?.()
         return
       case 'error': {
         const s = message.sub === undefined ? undefined : this.subs.get(message.sub)

@@ -24,6 +24,8 @@ export type LiveFacts = (
 interface HeaderFacts {
   readonly encoding: 'zstd' | 'jsonl'
   readonly header: Record<string, unknown> | null
+  /** The header line's text as decoded, when there is one. */
+  readonly line?: string
   readonly error?: string
 }
 
@@ -68,7 +70,9 @@ export async function readHeader(path: string, checksum: ContentChecksum | undef
     if (text === undefined) return { encoding, header: null, error: corrupt ?? 'no complete header line yet' }
     const verdict = judgeHeaderLine(text)
     const header = (verdict.header as Record<string, unknown> | null) ?? null
-    return verdict.defect === undefined ? { encoding, header } : { encoding, header, error: verdict.defect.message }
+    return verdict.defect === undefined
+      ? { encoding, header, line: text }
+      : { encoding, header, line: text, error: verdict.defect.message }
   } finally {
     await fh.close()
   }
