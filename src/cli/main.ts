@@ -14,8 +14,8 @@ import { readLog, UnreadableLogError } from './read-log.ts'
 const USAGE = `usage:
   lens check FILE                   human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable
   lens fold FILE --json [--at SEQ]  the strict fold as one JSON object (contract in README)
-  lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
-                                    companion server: the viewer plus live tailing over WebSocket
+  lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]]
+                                    companion server: the viewer plus live tailing over WebSocket (--dsh: and a dsh web host)
   lens generate-demo OUT            write the bundled demo session (JSONL) and its subagent logs beside it
   lens slice FILE --to SEQ          the log prefix through SEQ as a plain session.jsonl on standard output
   lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]
