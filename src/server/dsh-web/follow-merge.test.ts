@@ -161,6 +161,24 @@ describe('FollowMerge', () => {
     expect(s.lines).toStrictEqual(repaired.map((e) => e.line))
   })
 
+  it('a page that only joins at tail + 1 is not trusted: one more page back must overlap what was shown', () => {
+    const m = new FollowMerge()
+    const s = new Sink()
+    s.apply(m.connected())
+    s.apply(m.page(1, range(0, 4), false))
+    m.disconnected()
+    s.apply(m.connected())
+    // The restarted host repaired seq 4 and went on; its tail page starts right after what was shown.
+    const repaired = range(0, 7, (seq) => (seq >= 4 ? `after-restart${seq}` : `e${seq}`))
+    s.apply(m.page(s.lastPull().sync, repaired.slice(5), true))
+    expect(s.lastPull().beforeSeq).toBe(5)
+    expect(s.seqs).toStrictEqual([0, 1, 2, 3, 4])
+    s.apply(m.page(s.lastPull().sync, repaired.slice(3, 5), true, 5))
+    expect(s.resets).toBe(1)
+    s.apply(m.page(s.lastPull().sync, repaired, false))
+    expect(s.lines).toStrictEqual(repaired.map((e) => e.line))
+  })
+
   it('the same event with its keys in another order is not a divergence', () => {
     const m = new FollowMerge()
     const s = new Sink()
@@ -273,6 +291,7 @@ describe('FollowMerge', () => {
         expect(m.phase).toBe('live')
         expect(s.lines).toStrictEqual(host.map((e) => e.line))
       }),
+      { numRuns: 1000 },
     )
   })
 })

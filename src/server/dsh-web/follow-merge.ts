@@ -4,8 +4,8 @@
  * heartbeat, and its mux carries every attached session, so:
  *
  * - from the moment the mux is open, this session's frames are buffered;
- * - a history snapshot is taken (the tail page, then older pages with `beforeSeq` until it reaches what was already
- *   emitted, or seq 0), the buffer is drained dropping `seq <= tail`, and a frame past `tail + 1` is a gap: the tail
+ * - a history snapshot is taken (the tail page, then older pages with `beforeSeq` until it overlaps what was already
+ *   emitted by one seq at least, or reaches seq 0), the buffer is drained dropping `seq <= tail`, and a frame past `tail + 1` is a gap: the tail
  *   page is pulled again;
  * - a `session/subscribed` baseline past the tail, seen after the snapshot, means frames were missed: pull again.
  *
@@ -162,7 +162,9 @@ export class FollowMerge {
       if (tail >= 0) return this.diverge(0, `the host's log is empty, yet seqs 0..${tail} were shown`)
       return this.install()
     }
-    if (first.seq > tail + 1) {
+    // The snapshot must reach back to seq 0, or overlap at least the last seq shown: a page that only joins at tail + 1
+    // could hide that the host changed the events before it (a restart that repaired its log).
+    if (first.seq > Math.max(0, tail)) {
       if (hasMore) return [{ kind: 'pull', sync: this.sync, beforeSeq: first.seq }]
       this.collected = []
       return [{ kind: 'retry', why: `the host's history starts at seq ${first.seq}, not 0` }]
