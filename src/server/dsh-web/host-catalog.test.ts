@@ -16,6 +16,13 @@ describe('HostCatalog', () => {
     expect(c.titleOf('s')).toBe('D')
   })
 
+  it('a title that overtakes its session-added (another socket) is kept', () => {
+    const c = new HostCatalog()
+    expect(c.title('s', 'Early', 3, 7)).toBe(true)
+    c.apply({ kind: 'session-added', sessionId: 's', blank: true, cwd: '/w' }, 8)
+    expect(c.items('connected', none)[0]).toMatchObject({ sessionId: 's', title: 'Early', cwd: '/w' })
+  })
+
   it('session-removed means idle, not deleted; the first running flips blank', () => {
     const c = new HostCatalog()
     c.apply({ kind: 'session-added', sessionId: 's', blank: true, cwd: '/w' }, 10)

@@ -111,10 +111,18 @@ export class HostCatalog {
     }
   }
 
-  /** A `session/projection` frame for `title`; true when it changed the title. */
-  title(sessionId: string, value: unknown, seq: number): boolean {
-    const row = this.rows.get(sessionId)
-    if (row === undefined || typeof value !== 'string' || value === '' || seq < row.titleSeq) return false
+  /**
+   * A `session/projection` frame for `title`; true when it changed the title. The mux and the host stream race each
+   * other, so a title may come for a session not listed yet: it gets a row, which `session-added` completes.
+   */
+  title(sessionId: string, value: unknown, seq: number, now = Date.now()): boolean {
+    if (typeof value !== 'string' || value === '') return false
+    let row = this.rows.get(sessionId)
+    if (row === undefined) {
+      row = { sessionId, updatedAt: now, running: false, blank: false, titleSeq: -1 }
+      this.rows.set(sessionId, row)
+    }
+    if (seq < row.titleSeq) return false
     const changed = row.title !== value
     row.title = value
     row.titleSeq = seq

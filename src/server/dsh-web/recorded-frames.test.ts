@@ -100,8 +100,9 @@ describe('dsh web adapter: recorded frames and the noise a host may send', () =>
     expect(stats?.malformed).toBeGreaterThanOrEqual(5)
     expect(stats?.foreign).toBeGreaterThanOrEqual(1)
     expect(stats?.ignored).toBeGreaterThanOrEqual(1)
-    // Downlink sockets are never written to (the host would close them with 1008).
+    // Downlink sockets are never written to (the host would close them with 1008), and only read methods are called.
     expect(host.clientMessages).toBe(0)
+    expect(new Set(host.calls.map((c) => c.method))).toStrictEqual(new Set(['session.list', 'session.history']))
   })
 
   it('a seq gap on the mux re-pulls the tail page', async () => {
@@ -170,13 +171,10 @@ describe('dsh web adapter: recorded frames and the noise a host may send', () =>
       host.push('mux', envelope('session/projection', { sessionId: 'session-new', key: 'title', value: 'Fresh', seq: 4 }))
       host.push('mux', envelope('session/projection', { sessionId: 'session-new', key: 'title', value: 'Stale', seq: 2 }))
       await waitFor('told', () => changed > 0)
-      // Listed at once, from the host's frames alone (before any new session.list).
-      const now = server.dshWeb?.catalog.items('connected', () => undefined) ?? []
-      expect(now.find((i) => i.sessionId === 'session-new')).toMatchObject({
-        running: true,
-        title: 'Fresh',
-        children: ['child-1'],
-      })
+      // Listed at once, from the host's frames alone (before any new session.list; the two sockets race each other).
+      const fresh = () => server.dshWeb?.catalog.items('connected', () => undefined).find((i) => i.sessionId === 'session-new')
+      await waitFor('the frames applied', () => fresh()?.title === 'Fresh' && fresh()?.running === true)
+      expect(fresh()).toMatchObject({ running: true, title: 'Fresh', children: ['child-1'] })
       // The next list asks the host again; a list without a title keeps the newer projection's.
       const rows = recorded.sessionList.items
       host.answer('session.list', () => ({
@@ -197,8 +195,8 @@ describe('dsh web adapter: recorded frames and the noise a host may send', () =>
         },
       }))
       const items = await client.list()
-      const fresh = items.find((i) => i.sessionId === 'session-new')
-      expect(fresh).toMatchObject({ source: 'dsh-web', running: true, title: 'Fresh', cwd: '/w', children: ['child-1'] })
+      const listed = items.find((i) => i.sessionId === 'session-new')
+      expect(listed).toMatchObject({ source: 'dsh-web', running: true, title: 'Fresh', cwd: '/w', children: ['child-1'] })
       expect(items.find((i) => i.sessionId === 'child-1')).toMatchObject({ parentSession: 'session-new', origin: 'subagent' })
     } finally {
       client.close()
