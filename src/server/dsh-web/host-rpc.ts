@@ -14,6 +14,34 @@ export interface HostRpcOptions {
   readonly base: URL
   /** Per call; the harness's own client uses 30 s. */
   readonly timeoutMs?: number
+  /** Largest answer read; a longer one is refused, not buffered (the host's own request cap is of this order). */
+  readonly maxAnswerBytes?: number
+}
+
+const DEFAULT_MAX_ANSWER_BYTES = 512 * 1024 * 1024
+
+/** The body as text, or null once it passes `limit` bytes (the read stops there). */
+async function boundedText(response: Response, limit: number): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length') ?? NaN)
+  if (declared > limit) {
+    await response.body?.cancel()
+    return null
+  }
+  const reader = response.body?.getReader()
+  if (reader === undefined) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.length
+    if (size > limit) {
+      await reader.cancel()
+      return null
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 export class HostRpc {
@@ -33,7 +61,10 @@ export class HostRpc {
         signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
         redirect: 'error',
       })
-      text = await response.text()
+      const limit = this.options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES
+      const body = await boundedText(response, limit)
+      if (body === null) return { ok: false, why: `${method}: the answer is larger than ${limit} bytes` }
+      text = body
       if (response.status !== 200) return { ok: false, why: `${method}: HTTP ${response.status}: ${text.slice(0, 200).trim()}` }
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code
