@@ -15,6 +15,7 @@ import type { FollowedLog, LogCursor } from '../subscription.ts'
 import { FollowMerge, type MergeAction } from './follow-merge.ts'
 import type { HostRpc } from './host-rpc.ts'
 import { parseHistoryPage, type HostEvent } from './host-wire.ts'
+import { packLines } from './pack-lines.ts'
 
 export interface HostSessionDeps {
   readonly rpc: HostRpc
@@ -49,6 +50,8 @@ export class HostSession implements FollowedLog {
   readonly merge = new FollowMerge()
   /** Pages asked for, for tests and diagnostics. */
   pulls = 0
+  /** The last history pages: when asked, answered and parsed (epoch ms) and their size (diagnostics, the bench). */
+  readonly pullLog: Array<{ asked: number; answered: number; parsed: number; events: number }> = []
   private readonly listeners = new Set<TailListener>()
   private wanted: Extract<MergeAction, { kind: 'pull' }> | null = null
   private pulling = false
@@ -192,6 +195,7 @@ export class HostSession implements FollowedLog {
         const want = this.wanted
         this.wanted = null
         this.pulls++
+        const asked = Date.now()
         const result = await this.deps.rpc.call('session.history', {
           sessionId: this.sessionId,
           maxMessages: this.deps.pageMessages,
@@ -215,7 +219,12 @@ export class HostSession implements FollowedLog {
           this.missing = false
           this.statusChanged()
         }
+        const answered = Date.now()
         const page = parseHistoryPage(result.value)
+        if (page.ok) {
+          this.pullLog.push({ asked, answered, parsed: Date.now(), events: page.value.events.length })
+          if (this.pullLog.length > 20) this.pullLog.shift()
+        }
         if (!page.ok) {
           this.deps.note(`dsh-web ${this.sessionId}: ${page.why}`)
           this.retryLater()
@@ -238,7 +247,10 @@ function timeOf(line: string): number | undefined {
   }
 }
 
-/** A subscription's read position: batches straight from the session's emitted events. */
+/**
+ * A subscription's read position: batches straight from the session's emitted events, runs of deltas packed into rows
+ * (pack-lines.ts: the same events in fewer lines for a page catching up; a live append of one event stays as it is).
+ */
 class MemoryCursor implements LogCursor {
   private readonly generation: number
 
@@ -253,15 +265,16 @@ class MemoryCursor implements LogCursor {
     const s = this.session
     if (s.generation !== this.generation || this.nextSeq > s.headSeq || maxEvents <= 0) return Promise.resolve(null)
     const fromSeq = this.nextSeq
-    const lines: string[] = []
-    let bytes = 0
-    for (let seq = fromSeq; seq <= s.headSeq && lines.length < maxEvents; seq++) {
+    const events: string[] = []
+    let size = 0
+    for (let seq = fromSeq; seq <= s.headSeq && events.length < maxEvents; seq++) {
       const line = s.merge.line(seq) as string
-      if (lines.length > 0 && bytes + line.length > maxBytes) break
-      lines.push(line)
-      bytes += line.length + 1
+      if (events.length > 0 && size + line.length > maxBytes) break
+      events.push(line)
+      size += line.length + 1
     }
-    this.nextSeq = fromSeq + lines.length
-    return Promise.resolve({ fromSeq, toSeq: this.nextSeq - 1, lines, bytes })
+    this.nextSeq = fromSeq + events.length
+    const lines = packLines(events)
+    return Promise.resolve({ fromSeq, toSeq: this.nextSeq - 1, lines, bytes: lines.reduce((n, l) => n + l.length + 1, 0) })
   }
 }
