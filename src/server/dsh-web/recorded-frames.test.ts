@@ -137,6 +137,26 @@ describe('dsh web adapter: recorded frames and the noise a host may send', () =>
     expect(f.resets).toBe(0)
   })
 
+  it('another host on the port (it does not know the session): shown read-only as missing, resumed when it is back', async () => {
+    const f = follow()
+    await waitFor('the snapshot', () => f.lastSeq === 9)
+    let known = false
+    host.answer('session.history', (p) => {
+      if (p['sessionId'] !== SID || !known) return { error: 'session-not-found' }
+      return { value: { events: entries.filter((e) => e.event.seq <= historyTo), hasMore: false } }
+    })
+    host.push('mux', envelope('stream/error', { error: { code: 'internal', message: 'restarting' } }))
+    await waitFor('told it is missing', () => f.writerStatuses.some((s) => s.writer === 'missing' && s.upstream === 'connected'))
+    expect(f.lastSeq).toBe(9)
+    known = true
+    historyTo = last
+    host.push('host', envelope('host/session-added', { sessionId: SID, blank: false, cwd: '/w' }))
+    await waitFor('every event', () => f.lastSeq === last)
+    expect(f.lines).toStrictEqual(lines)
+    expect(f.writerStatuses.at(-1)?.writer).toBe('active')
+    expect(f.resets).toBe(0)
+  })
+
   it('a slow page (one event of credit) still gets every event once', async () => {
     const slow = follow(1)
     historyTo = last

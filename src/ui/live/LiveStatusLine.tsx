@@ -96,7 +96,11 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
           {viaHost ? 'running' : 'turn open'}
         </span>
       ) : null}
-      {view.writer === 'missing' ? <span className="text-warn">log file missing</span> : null}
+      {view.writer === 'missing' ? (
+        <span className="text-warn">
+          {viaHost ? 'the dsh web host does not have this session (read-only)' : 'log file missing'}
+        </span>
+      ) : null}
       {view.resets > 0 ? <span className="text-muted">{view.resets} reset(s)</span> : null}
       {view.error !== null ? <span className="text-danger">{view.error}</span> : null}
       {view.defects.length > 0 ? <DefectNote defects={view.defects} /> : null}
