@@ -22,6 +22,8 @@ import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { batchText, headerLine, presetOptions, streamSession } from '../generate/index.ts'
 import { startLensServer, type LensServer } from '../server/lens-server.ts'
+import { wsFactory } from '../server/live-test-kit.ts'
+import { TailClient } from '../live/tail-client.ts'
 import { HostRpc } from '../server/dsh-web/host-rpc.ts'
 import { createRealHost, type RealHost } from '../test-support/real-dsh-host.ts'
 import { viewOf } from '../test-support/log-view.ts'
@@ -130,6 +132,24 @@ async function liveLane(browser: Browser, host: RealHost, viaHost: LensServer, f
     await page.goto(`${server.viewerUrl}&session=${sid}`)
     pages[name] = page
   }
+  // A Node follower per server (no page): what the server path alone costs, apart from the browser's rendering.
+  const nodeReceipts: Record<string, Array<[number, number]>> = { 'dsh web': [], 'file tail': [] }
+  const followers = (
+    [
+      ['dsh web', viaHost, { kind: 'dsh-web', sessionId: sid }],
+      ['file tail', filesOnly, { kind: 'file', sessionId: sid }],
+    ] as const
+  ).map(([name, server, source]) => {
+    const client = new TailClient({ url: server.streamUrl, token: server.token, webSocket: wsFactory() })
+    client.subscribe('bench', source, {
+      onSnapshot: () => undefined,
+      onReset: () => undefined,
+      onAppend: (batch) => (nodeReceipts[name] as Array<[number, number]>).push([Date.now(), batch.toSeq]),
+    })
+    client.connect()
+    return client
+  })
+  const node: Record<string, number[]> = { 'dsh web': [], 'file tail': [] }
   const samples: Record<string, number[]> = { 'dsh web': [], 'file tail': [] }
   const received: Record<string, number[]> = { 'dsh web': [], 'file tail': [] }
   const longTasks: Record<string, number[]> = { 'dsh web': [], 'file tail': [] }
@@ -146,6 +166,7 @@ async function liveLane(browser: Browser, host: RealHost, viaHost: LensServer, f
         w.__received = []
         w.__long = []
       })
+    for (const list of Object.values(nodeReceipts)) list.length = 0
     await host.prompt(sid, `${TURN_PROMPT} ${round}`)
     await waitFor('the turn to start', () => viaHost.dshWeb?.catalog.running(sid) === true, 60_000)
     await waitFor('the turn to end', () => viaHost.dshWeb?.catalog.running(sid) === false, 300_000)
@@ -159,6 +180,7 @@ async function liveLane(browser: Browser, host: RealHost, viaHost: LensServer, f
     const turn = events.slice(base + 1)
     turnEvents += turn.length
     chunks += turn.filter((e) => e.type === 'assistant/chunk').length
+    for (const [name, list] of Object.entries(nodeReceipts)) (node[name] as number[]).push(...latencies(list, turn))
     for (const [name, page] of Object.entries(pages)) {
       const probe = await page.evaluate(() => {
         const w = window as unknown as {
@@ -174,7 +196,8 @@ async function liveLane(browser: Browser, host: RealHost, viaHost: LensServer, f
     }
   }
   await context.close()
-  return { samples, received, longTasks, chunks: chunks / ROUNDS, turnEvents: turnEvents / ROUNDS }
+  for (const f of followers) f.close()
+  return { samples, received, longTasks, node, chunks: chunks / ROUNDS, turnEvents: turnEvents / ROUNDS }
 }
 
 interface AttachRun {
@@ -287,13 +310,26 @@ try {
           (live.longTasks[name] as number[]).reduce((a, b) => a + b, 0),
           0,
         )}`,
+        `${fmt(percentile(live.node[name] as number[], 50), 0)} / ${fmt(percentile(live.node[name] as number[], 95), 0)}`,
       ]
     })
   console.log(
     `\nLive: host event time stamp -> frame painting it, ${ROUNDS} turns of "${TURN_PROMPT}" (~${Math.round(live.turnEvents)} events, ~${Math.round(live.chunks)} chunks each; mock chunk every ${DELAY_MS} ms), load ${load}`,
   )
   console.log(
-    table(['source', 'events', 'p50 ms', 'p95 ms', 'max ms', 'in the page (p50 / p95 ms)', 'long tasks (n / ms)'], rows),
+    table(
+      [
+        'source',
+        'events',
+        'p50 ms',
+        'p95 ms',
+        'max ms',
+        'in the page (p50 / p95 ms)',
+        'long tasks (n / ms)',
+        'Node follower, no page (p50 / p95 ms)',
+      ],
+      rows,
+    ),
   )
   const attach = await attachLane(browser, host, viaHost, filesOnly, dirname(dirname(await host.logPath(sid))))
   console.log(
