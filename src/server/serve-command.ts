@@ -5,7 +5,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startDemoWriter, type DemoWriter } from './demo-writer.ts'
-import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-web/upstream-url.ts'
+import { DEFAULT_DSH_URL, parseUpstreamUrl, readDshFlag, remoteUpstreamWarning } from './dsh-web/upstream-url.ts'
 import { startLensServer } from './lens-server.ts'
 import { isLoopbackHost } from './request-trust.ts'
 
@@ -87,12 +87,9 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
         distDir = value(i++, arg)
         break
       case '--dsh': {
-        // The URL is optional: a following word that is not a URL is a PATH.
-        const next = argv[i + 1]
-        if (next !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(next)) {
-          dsh = next
-          i++
-        } else dsh = DEFAULT_DSH_URL
+        const flag = readDshFlag(argv, i)
+        dsh = flag.raw
+        i = flag.next
         const parsed = parseUpstreamUrl(dsh)
         if (!parsed.ok) throw new ServeUsageError(parsed.why)
         break

@@ -27,6 +27,17 @@ export function parseUpstreamUrl(raw: string = DEFAULT_DSH_URL): UpstreamUrl {
   return { ok: true, url, loopback: isLoopbackHost(url.hostname) }
 }
 
+/**
+ * `--dsh [URL]` at `argv[at]`, as `serve` and `open` read it: the URL is optional, so a following word that is not a
+ * URL stays what it was (a PATH or SESSION-ID). `next` is the index of the last word taken.
+ */
+export function readDshFlag(argv: readonly string[], at: number): { readonly raw: string; readonly next: number } {
+  const word = argv[at + 1]
+  return word !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(word)
+    ? { raw: word, next: at + 1 }
+    : { raw: DEFAULT_DSH_URL, next: at }
+}
+
 /** The line `serve`/`open` print when `--dsh` names a host that is not this machine. */
 export function remoteUpstreamWarning(url: URL): string {
   const plain = url.protocol === 'http:' ? ', unencrypted' : ''
