@@ -1,7 +1,8 @@
 /**
  * The Connect flow without React: a TailClient to the companion server, one subscription at a time fed into
  * the lens store's live feed (the same worker, incrementally), and a small status store for the UI. A full
- * snapshot (first open, reset, epoch change) starts a fresh feed; a resume continues the current one.
+ * snapshot (first open, reset, epoch change) starts a fresh feed; a resume continues the current one. The session
+ * list (the picker, the status line's subagent links) is kept current by `watch-sessions`.
  *
  * Served mode (the page `dsh-lens` serves, signed in by its cookie): the same, plus the sessions home's list kept
  * current by `watch-sessions`, the page address as the open session (`?session=<id>`, a history entry per session so
@@ -71,8 +72,6 @@ export function parseLiveParams(search: string): LiveParams | null {
 
 // Status is pushed to React at most this often; appends themselves go straight to the worker.
 const VIEW_UPDATE_MS = 250
-// New subagent children appear as new logs: re-list now and then so the status line can offer them.
-const LIST_REFRESH_MS = 10_000
 
 export class LiveController {
   readonly view: StoreApi<LiveView>
@@ -81,7 +80,6 @@ export class LiveController {
   private subscription: { unsubscribe(): void } | null = null
   private lastSeq = -1
   private ticker: ReturnType<typeof setInterval> | undefined
-  private lister: ReturnType<typeof setInterval> | undefined
   private unwatch: (() => void) | undefined
   private unfollowStore: (() => void) | undefined
   private readonly onPopState = (): void => {
@@ -165,9 +163,17 @@ export class LiveController {
         if (this.ownGeneration !== generation && this.view.getState().sessionId !== null) this.detach()
       })
     } else {
-      this.lister = setInterval(() => {
-        if (this.client.status === 'live' || this.client.status === 'connected') void this.refreshSessions()
-      }, LIST_REFRESH_MS)
+      // The picker and the status line's subagent links: the list as the server sees it, kept current (a log that
+      // appears, a session or subagent the dsh web host starts), across reconnects.
+      this.unwatch = this.client.watchSessions({
+        onList: (items) => this.setSessions(items),
+        onChange: (items, removed) => {
+          const next = new Map((this.view.getState().sessions ?? []).map((i) => [i.path, i]))
+          for (const path of removed) next.delete(path)
+          for (const item of items) next.set(item.path, item)
+          this.setSessions([...next.values()])
+        },
+      })
     }
     const session = this.view.getState().sessionId ?? this.params.session
     if (session !== null) this.open(session, false)
@@ -175,7 +181,6 @@ export class LiveController {
 
   stop(): void {
     clearInterval(this.ticker)
-    clearInterval(this.lister)
     this.unwatch?.()
     this.unwatch = undefined
     this.unfollowStore?.()
@@ -195,6 +200,11 @@ export class LiveController {
     } catch (error) {
       this.view.setState({ listError: error instanceof Error ? error.message : String(error) })
     }
+    this.openPending()
+  }
+
+  private setSessions(sessions: readonly SessionListItem[]): void {
+    this.view.setState({ sessions, listError: null })
     this.openPending()
   }
 
