@@ -32,12 +32,23 @@ async function list(server: LensServer): Promise<readonly SessionListItem[]> {
 
 /** The follower holds exactly the file's events, and our fold of them is the harness's fold of the file. */
 async function expectHoldsFile(follower: Follower, host: RealHost, sessionId: string): Promise<void> {
-  const file = viewOf([new Uint8Array(await readFile(await host.logPath(sessionId)))])
-  await waitFor(
-    `the follower at the file's last seq ${file.events.length - 1}`,
-    () => follower.lastSeq === file.events.length - 1,
-    30_000,
-  )
+  const read = async () => viewOf([new Uint8Array(await readFile(await host.logPath(sessionId)))])
+  // The host says idle before its last write batch is on disk: a file read once may stop short of what the follower
+  // already holds (it never equals it then), so the file is read again until both agree.
+  let file = await read()
+  try {
+    await waitFor(
+      "the follower at the file's last seq",
+      async () => {
+        if (follower.lastSeq === file.events.length - 1) return true
+        file = await read()
+        return follower.lastSeq === file.events.length - 1
+      },
+      30_000,
+    )
+  } catch (error) {
+    throw new Error(`${(error as Error).message}: follower at ${follower.lastSeq}, file at ${file.events.length - 1}`)
+  }
   const held = viewOf([follower.bytes()])
   expect(held.events.length).toBe(file.events.length)
   expect(held.events).toStrictEqual(file.events)
