@@ -367,3 +367,10 @@ if (process.argv.includes('--browser')) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', browser, '--sizes', sizes.join(',')], { stdio: 'inherit' })
   if (run.status !== 0) process.exitCode = run.status ?? 1
 }
+
+// The dsh web lane needs the built viewer, Chromium and the real harness (../shared/real-dsh); opt in with --dsh-web.
+if (process.argv.includes('--dsh-web')) {
+  const lane = fileURLToPath(new URL('./dsh-web-lane.ts', import.meta.url))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', lane], { stdio: 'inherit' })
+  if (run.status !== 0) process.exitCode = run.status ?? 1
+}

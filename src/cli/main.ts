@@ -12,13 +12,14 @@ import { writeJsonLine } from './json-stream.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const USAGE = `usage:
-  dsh-lens [open] [PATH | SESSION-ID] [--port N] [--no-open]
+  dsh-lens [open] [PATH | SESSION-ID] [--port N] [--no-open] [--dsh [URL]]
                                          serve your dsh sessions ($DSH_HOME/sessions or ~/.dsh/sessions), or the
                                          file, directory or session named, and open them in the browser
   dsh-lens check FILE                    human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
   dsh-lens fold FILE --json [--at SEQ]   the strict fold as one JSON object
-  dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo]
+  dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]]
                                          companion server for the Connect flow: the viewer plus live tailing over WebSocket
+                                         (--dsh: also the sessions of a running dsh web host)
   dsh-lens generate-demo OUT             write the bundled demo session (JSONL) and its subagent logs beside it
   dsh-lens slice FILE --to SEQ           the log prefix through SEQ as a plain session.jsonl on standard output
   dsh-lens search FILE QUERY --json [--regex] [--type T]... [--turn N] [--step N] [--surface-only] [--limit N]

@@ -6,11 +6,15 @@
 
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { headerText } from '../server/live-test-kit.ts'
+import type { SessionListItem } from '../live/protocol.ts'
+import { TailClient } from '../live/tail-client.ts'
+import { headerText, waitFor, wsFactory } from '../server/live-test-kit.ts'
+import { startStandInHost } from '../test-support/stand-in-dsh-host.ts'
 import { OpenUsageError, browserDecision, parseOpenArgs } from './open-command.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
@@ -46,17 +50,35 @@ afterAll(() => rm(base, { recursive: true, force: true }))
 
 describe('open arguments', () => {
   test('flags and one target', () => {
-    expect(parseOpenArgs([])).toStrictEqual({ target: undefined, port: null, host: '127.0.0.1', open: true, distDir: undefined })
+    expect(parseOpenArgs([])).toStrictEqual({
+      target: undefined,
+      port: null,
+      host: '127.0.0.1',
+      open: true,
+      distDir: undefined,
+      dsh: undefined,
+    })
     expect(parseOpenArgs(['x', '--port', '0', '--no-open', '--host', '::1'])).toStrictEqual({
       target: 'x',
       port: 0,
       host: '::1',
       open: false,
       distDir: undefined,
+      dsh: undefined,
     })
     expect(() => parseOpenArgs(['a', 'b'])).toThrow(OpenUsageError)
     expect(() => parseOpenArgs(['--port', '70000'])).toThrow(OpenUsageError)
     expect(() => parseOpenArgs(['--bogus'])).toThrow(/unknown flag/)
+  })
+
+  test('--dsh [URL]: the URL is optional (a following target stays the target), checked as serve checks it', () => {
+    expect(parseOpenArgs(['--dsh', '--no-open'])).toMatchObject({ dsh: 'http://127.0.0.1:3080', open: false })
+    expect(parseOpenArgs(['--dsh', 'session-abc12345'])).toMatchObject({
+      dsh: 'http://127.0.0.1:3080',
+      target: 'session-abc12345',
+    })
+    expect(parseOpenArgs(['--dsh', 'http://localhost:4000', 'x'])).toMatchObject({ dsh: 'http://localhost:4000', target: 'x' })
+    expect(() => parseOpenArgs(['--dsh', 'http://u:p@127.0.0.1:3080'])).toThrow(OpenUsageError)
   })
 
   test('what each target serves and opens', async () => {
@@ -155,6 +177,61 @@ describe('the open command as a process', () => {
       expect(status).toBe(303)
     } finally {
       child.kill('SIGTERM')
+    }
+  }, 60_000)
+
+  test('--dsh URL --no-open: the same one line; the home lists the host sessions beside the files', async () => {
+    const recorded = JSON.parse(
+      await readFile(new URL('../server/dsh-web/recorded/notool-turn.json', import.meta.url), 'utf8'),
+    ) as { sessionId: string; sessionList: unknown }
+    const host = await startStandInHost()
+    host.answer('session.list', () => ({ value: recorded.sessionList }))
+    host.answer('subagent.list', () => ({ value: { entries: [], parentAvailable: true } }))
+    const child = spawn(TSX, ['src/cli/main.ts', '--dsh', host.url, '--no-open', '--port', '0', '--dist', dist], {
+      cwd: ROOT,
+      env: { ...process.env, DSH_HOME: join(base, 'dsh'), BROWSER: 'none' },
+    })
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c))
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c))
+    let client: TailClient | undefined
+    try {
+      await waitFor('the URL', () => out.includes('\n'), 30_000)
+      const match = /^dsh-lens: (http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]{43}))\n$/.exec(out)
+      expect(match, out).not.toBeNull()
+      const [, , port, token] = match as RegExpExecArray
+      await waitFor('the upstream line', () => err.includes('following dsh web at'), 30_000)
+      expect(err).toContain(`dsh-lens: following dsh web at ${host.url.replace(/\/?$/, '/')} (reads only)`)
+      client = new TailClient({ url: `ws://127.0.0.1:${port}/v1/stream`, token: token as string, webSocket: wsFactory() })
+      const watched = new Map<string, SessionListItem>()
+      client.watchSessions({
+        onList: (items) => {
+          watched.clear()
+          for (const i of items) watched.set(i.path, i)
+        },
+        onChange: (items, removed) => {
+          for (const path of removed) watched.delete(path)
+          for (const i of items) watched.set(i.path, i)
+        },
+      })
+      client.connect()
+      // The host's list may come after the first answer (the link is still being made): wait for its row.
+      await waitFor('the host session', () => watched.has(`dsh-web:${recorded.sessionId}`), 30_000)
+      const sources = [...watched.values()].map((i) => [i.sessionId, i.source ?? 'file']).sort()
+      expect(sources).toStrictEqual(
+        [
+          [A, 'file'],
+          [B, 'file'],
+          [C, 'file'],
+          [recorded.sessionId, 'dsh-web'],
+        ].sort(),
+      )
+      expect(out.split('\n')).toHaveLength(2)
+    } finally {
+      client?.close()
+      child.kill('SIGTERM')
+      await host.close()
     }
   }, 60_000)
 })

@@ -1,6 +1,7 @@
 /**
- * `dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open]`: serve the dsh home (or what is named),
- * print `dsh-lens: <URL>` and open it in the default browser. The URL carries the token once: the server signs the
+ * `dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dsh [URL]]`: serve the dsh home (or
+ * what is named), print `dsh-lens: <URL>` and open it in the default browser. With `--dsh` the home also lists the
+ * sessions of a running `dsh web` host, and follows them through it. The URL carries the token once: the server signs the
  * browser in with a cookie and drops the token from the address (request-trust.ts).
  */
 
@@ -8,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { defaultDistDir, defaultSessionsRoot } from '../server/serve-command.ts'
 import { startLensServer, type LensServer } from '../server/lens-server.ts'
+import { DEFAULT_DSH_URL, parseUpstreamUrl, readDshFlag, remoteUpstreamWarning } from '../server/dsh-web/upstream-url.ts'
 import { isLoopbackHost } from '../server/request-trust.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
@@ -16,13 +18,15 @@ export const DEFAULT_PORT = 4180
 /** Ports tried from the default when it is taken (by another dsh-lens, say). */
 export const PORT_ATTEMPTS = 20
 
-export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dist DIR]
+export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dsh [URL]] [--dist DIR]
   (nothing)       the sessions home: every session under $DSH_HOME/sessions (blank = unset) or ~/.dsh/sessions
   PATH            a session file (opened at once), a session directory, a project directory or a sessions root
   SESSION-ID      a session under the home, by id or by a unique prefix of 8+ characters ("session-" may be left out)
   --port N        port to listen on (default ${DEFAULT_PORT}, or the next free one after it)
   --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
   --no-open       print the URL only (nothing is opened either when BROWSER=none or there is no display)
+  --dsh [URL]     also list and follow the sessions of a running \`dsh web\` host (default ${DEFAULT_DSH_URL}); another
+                  host than this machine only when named, with a warning
   --dist DIR      the built viewer (default: dist/ of this package)
 env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so links keep working across restarts`
 
@@ -35,6 +39,8 @@ export interface OpenArgs {
   readonly host: string
   readonly open: boolean
   readonly distDir: string | undefined
+  /** `--dsh [URL]`: the dsh web host to attach to, as given (validated by parseUpstreamUrl). */
+  readonly dsh: string | undefined
 }
 
 export function parseOpenArgs(argv: readonly string[]): OpenArgs {
@@ -43,6 +49,7 @@ export function parseOpenArgs(argv: readonly string[]): OpenArgs {
   let host = '127.0.0.1'
   let open = true
   let distDir: string | undefined
+  let dsh: string | undefined
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1]
     if (v === undefined || v.startsWith('--')) throw new OpenUsageError(`${flag} needs a value`)
@@ -66,13 +73,21 @@ export function parseOpenArgs(argv: readonly string[]): OpenArgs {
       case '--dist':
         distDir = value(i++, arg)
         break
+      case '--dsh': {
+        const flag = readDshFlag(argv, i)
+        dsh = flag.raw
+        i = flag.next
+        const parsed = parseUpstreamUrl(dsh)
+        if (!parsed.ok) throw new OpenUsageError(parsed.why)
+        break
+      }
       default:
         if (arg.startsWith('-')) throw new OpenUsageError(`unknown flag "${arg}"`)
         if (target !== undefined) throw new OpenUsageError('open takes one PATH or SESSION-ID')
         target = arg
     }
   }
-  return { target, port, host, open, distDir }
+  return { target, port, host, open, distDir, dsh }
 }
 
 /** Whether to start a browser, and if not, why (printed so the user knows to open the URL). */
@@ -141,6 +156,8 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
       `dsh-lens: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
     )
   }
+  const upstream = args.dsh === undefined ? undefined : parseUpstreamUrl(args.dsh)
+  if (upstream?.ok === true && !upstream.loopback) process.stderr.write(`dsh-lens: ${remoteUpstreamWarning(upstream.url)}\n`)
   const port = args.port ?? DEFAULT_PORT
   let server: LensServer
   try {
@@ -154,6 +171,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
       distDir,
       log: (line) => process.stderr.write(`dsh-lens: ${line}\n`),
       ...(token === undefined ? {} : { token }),
+      ...(upstream?.ok === true ? { dsh: { url: upstream.url } } : {}),
     })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
@@ -167,6 +185,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
   const moved = server.port !== port && port !== 0 ? ` (port ${port} is taken)` : ''
   process.stdout.write(`dsh-lens: ${url}${moved}\n`)
   process.stderr.write(`dsh-lens: reading (never writing) ${target.roots.join(', ')}; Ctrl-C stops\n`)
+  if (upstream?.ok === true) process.stderr.write(`dsh-lens: following dsh web at ${upstream.url.href} (reads only)\n`)
   if (target.allowMissing && !existsSync(home)) {
     process.stderr.write(
       `dsh-lens: no sessions at ${home} yet: dsh writes them there; set DSH_HOME, or run \`dsh-lens open PATH\` for logs elsewhere\n`,

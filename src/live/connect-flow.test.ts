@@ -39,6 +39,16 @@ test('picker list, live feed into the store, follow, pause on scrub, resume, and
   const listed = controller.view.getState().sessions ?? []
   expect(listed.find((s) => s.sessionId === 'session-ui')?.children).toStrictEqual(['session-ui-child'])
   expect(controller.view.getState().pickerOpen).toBe(true)
+  // A subagent that starts later is offered without asking (watch-sessions keeps the list current).
+  const later = await sessionPath(root, 'session-ui-later', false)
+  await writeFile(later, headerText('session-ui-later', { parentSession: 'session-ui', origin: 'subagent' }) + '\n' + user(0))
+  await waitFor('the later child listed', () =>
+    (controller.view.getState().sessions ?? []).some((s) => s.sessionId === 'session-ui-later'),
+  )
+  expect(controller.view.getState().sessions?.find((s) => s.sessionId === 'session-ui')?.children).toEqual([
+    'session-ui-child',
+    'session-ui-later',
+  ])
 
   controller.open('session-ui')
   await waitFor('two events', () => store.getState().summary?.length === 2)

@@ -9,8 +9,17 @@ export const STREAM_PATH = '/v1/stream'
 /** Largest client message the server accepts (ws maxPayload); client messages are small control frames. */
 export const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024
 
-/** Where a subscription's events come from: a listed session by id, or a file path below a served root. */
-export type SourceRef = { readonly kind: 'file'; readonly sessionId: string } | { readonly kind: 'file'; readonly path: string }
+/**
+ * Where a subscription's events come from: a listed session by id, a file path below a served root, or a session of the
+ * dsh web host the server is attached to (`--dsh`). The page never names the host itself: the server has one upstream.
+ */
+export type SourceRef =
+  | { readonly kind: 'file'; readonly sessionId: string }
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'dsh-web'; readonly sessionId: string }
+
+/** The server's link to the dsh web host: never connected yet, up, lost a moment ago, or unreachable. */
+export type UpstreamState = 'connecting' | 'connected' | 'reconnecting' | 'gone'
 
 export interface ResumeEntry {
   readonly sub: string
@@ -41,9 +50,11 @@ export type ClientMessage =
 
 export interface SessionListItem {
   readonly sessionId: string
-  /** Absolute path of the log, usable as `source.path`. */
+  /** Absolute path of the log, usable as `source.path`; for a `dsh-web` session `dsh-web:<id>` (a key, not a path). */
   readonly path: string
-  readonly encoding: 'zstd' | 'jsonl'
+  /** Where it is followed from: a log file, or the dsh web host (`source.kind: 'dsh-web'`). Absent means file. */
+  readonly source?: 'file' | 'dsh-web'
+  readonly encoding: 'zstd' | 'jsonl' | 'dsh-web'
   readonly cwd?: string
   readonly createdAt?: number
   readonly parentSession?: string
@@ -64,14 +75,25 @@ export interface SessionListItem {
   readonly kind?: 'root' | 'subagent' | 'fork'
   /** Whether the log has been scanned for the fields below (a list answers from headers first). */
   readonly scanned?: boolean
-  /** The latest `session/title` event's `data.title`; absent when the log has none (or is not scanned yet). */
+  /**
+   * The latest `session/title` event's `data.title`; absent when the log has none (or is not scanned yet). For a
+   * `dsh-web` session, the host's title projection.
+   */
   readonly title?: string
   /** The first line of the user's first prompt: what a list shows when there is no title. */
   readonly prompt?: string
   /** Events in the log, once scanned. */
   readonly eventCount?: number
-  /** The last turn is open and the log changed in the last minute. */
+  /** The last turn is open and the log changed in the last minute; for a `dsh-web` session, the host's running flag. */
   readonly running?: boolean
+  /** dsh-web: no turn has run yet. */
+  readonly blank?: boolean
+  /** dsh-web: the state of the server's link to the host. */
+  readonly upstream?: UpstreamState
+  /** dsh-web: a subagent's label from `subagent.list`. */
+  readonly label?: string
+  /** dsh-web: the same session's log below the served paths, when there is one (it is listed once, from the host). */
+  readonly diskPath?: string
 }
 
 /** A served path and whether it exists (the dsh home before dsh's first run does not). */
@@ -86,7 +108,14 @@ export interface ScanProgress {
   readonly total: number
 }
 
-export type ResetReason = 'truncated' | 'replaced' | 'epoch-mismatch' | 'ahead-of-file' | 'recovered'
+export type ResetReason =
+  | 'truncated'
+  | 'replaced'
+  | 'epoch-mismatch'
+  | 'ahead-of-file'
+  | 'recovered'
+  /** dsh-web: the host came back with another log than the one shown (killed mid-turn, its log repaired). */
+  | 'upstream-restart'
 
 export type ErrorCode =
   | 'bad-request'
@@ -99,6 +128,8 @@ export type ErrorCode =
   | 'slow-consumer'
   /** A client message over MAX_CLIENT_MESSAGE_BYTES. */
   | 'message-too-large'
+  /** dsh-web: the host does not answer, or does not know the session. */
+  | 'upstream-unavailable'
   | 'internal'
 
 export type ServerMessage =
@@ -137,7 +168,7 @@ export type ServerMessage =
       readonly sessionId: string | null
       /** The header line exactly as decoded from the file (feed it first to a fresh LensLog). */
       readonly headerLine: string
-      readonly encoding: 'zstd' | 'jsonl'
+      readonly encoding: 'zstd' | 'jsonl' | 'dsh-web'
       readonly fromSeq: number
       readonly headSeq: number
       readonly mode: 'full' | 'resume'
@@ -161,6 +192,11 @@ export type ServerMessage =
       readonly headSeq: number
       readonly sizeBytes: number
       readonly mtimeMs: number
+      /** dsh-web only: where the events come from, the host's running flag and title, and the link to the host. */
+      readonly source?: 'dsh-web'
+      readonly running?: boolean
+      readonly title?: string | null
+      readonly upstream?: UpstreamState
     }
   | { readonly type: 'ping'; readonly t: number; readonly subs: Readonly<Record<string, number>> }
   | { readonly type: 'pong'; readonly t: number }

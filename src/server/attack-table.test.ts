@@ -246,6 +246,11 @@ describe('what may be read', () => {
     )
     expectAnswer('session-outside', await refusedSubscribe(c, 'i1', { sessionId: 'session-secret' }))
     expectAnswer('session-outside', await refusedSubscribe(c, 'i2', { sessionId: 'session-tmp' }))
+    // A host URL in the source is not even read: the server has at most the one upstream it was started with.
+    expectAnswer(
+      'dsh-web-unattached',
+      await refusedSubscribe(c, 'h1', { kind: 'dsh-web', sessionId: 'session-inside', base: 'http://127.0.0.1:3080' }),
+    )
     // The list holds the one real log: no escape, device, FIFO or tmp file, and listing did not hang on the FIFO.
     c.send({ type: 'list', req: 'r1' })
     const list = await c.next((m) => m.type === 'sessions')

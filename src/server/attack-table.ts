@@ -106,6 +106,11 @@ export const ATTACKS: readonly Attack[] = [
     answer: { kind: 'error', error: 'not-found', says: 'is not a session log below the served paths' },
   },
   {
+    id: 'dsh-web-unattached',
+    attempt: 'subscribe to a `dsh-web` session on a server started without `--dsh` (a page never names a host itself)',
+    answer: { kind: 'error', error: 'not-found', says: 'is not attached to a dsh web host' },
+  },
+  {
     id: 'static-traversal',
     attempt: 'static files: `/%2e%2e/`, `/%252e%252e/`, `/..%2f..%2f`, a symlink out of `dist/`',
     answer: { kind: 'http', status: 404, says: 'not found' },

@@ -18,7 +18,13 @@ function isSeq(value: unknown): value is number {
 function source(value: unknown): SourceRef | string {
   if (typeof value !== 'object' || value === null) return 'source must be an object'
   const v = value as Record<string, unknown>
-  if (v['kind'] !== 'file') return 'source.kind must be "file" (this server has no host adapter)'
+  if (v['kind'] === 'dsh-web') {
+    // A host session is named by id only: the page never names a host (the server has one upstream, from --dsh).
+    return typeof v['sessionId'] === 'string' && v['sessionId'].length <= SESSION_ID_MAX
+      ? { kind: 'dsh-web', sessionId: v['sessionId'] }
+      : 'a dsh-web source must have a string sessionId'
+  }
+  if (v['kind'] !== 'file') return 'source.kind must be "file" or "dsh-web"'
   if (typeof v['sessionId'] === 'string' && v['sessionId'].length <= SESSION_ID_MAX)
     return { kind: 'file', sessionId: v['sessionId'] }
   if (typeof v['path'] === 'string' && v['path'].length <= SOURCE_PATH_MAX) return { kind: 'file', path: v['path'] }

@@ -11,6 +11,9 @@ import { WebSocketServer } from 'ws'
 import { loadContentChecksum } from '../core/index.ts'
 import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
+import { DshWebUpstream } from './dsh-web/dsh-web-upstream.ts'
+import { MergedSessions } from './dsh-web/merged-sessions.ts'
+import type { BackoffOptions } from '../live/backoff.ts'
 import { PathGuard } from './path-guard.ts'
 import {
   checkHost,
@@ -22,6 +25,7 @@ import {
   signedIn,
   type TrustPolicy,
 } from './request-trust.ts'
+import { readLogHeader } from './log-header.ts'
 import { SessionCatalog } from './session-catalog.ts'
 import { serveStatic } from './static-files.ts'
 import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream-connection.ts'
@@ -65,6 +69,13 @@ export interface LensServerOptions {
   readonly stallMs?: number
   /** One line per refusal or cut-off (serve prints them to stderr). */
   readonly log?: (line: string) => void
+  /** Attach to a dsh web host as a second source (`--dsh`): its sessions are listed and followed through it. */
+  readonly dsh?: {
+    readonly url: URL
+    readonly backoff?: BackoffOptions
+    /** `maxMessages` per history page. */
+    readonly pageMessages?: number
+  }
 }
 
 /** A refusal or a cut-off, kept (the last 200) for diagnostics, the soak and tests. */
@@ -92,6 +103,8 @@ export interface LensServer {
   tails(): readonly SessionTail[]
   /** Resolves once the sessions list's first refresh (headers, at start-up) is done (the bench, tests). */
   sessionsListed(): Promise<void>
+  /** The link to the dsh web host, when the server was started with one. */
+  readonly dshWeb: DshWebUpstream | undefined
   close(): Promise<void>
 }
 
@@ -190,10 +203,28 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   }
   const maxPerPeer = options.maxConnectionsPerPeer ?? 16
   const perPeer = new Map<string, number>()
+  const upstream =
+    options.dsh === undefined
+      ? undefined
+      : new DshWebUpstream({
+          base: options.dsh.url,
+          ...(options.dsh.backoff === undefined ? {} : { backoff: options.dsh.backoff }),
+          ...(options.dsh.pageMessages === undefined ? {} : { pageMessages: options.dsh.pageMessages }),
+          // A session the server also serves from disk keeps its real header (createdAt, seedLength, ...).
+          diskHeader: async (sessionId) => {
+            const path = catalog.pathOf(sessionId)
+            const real = path === undefined ? undefined : await guard.resolveFile(path)
+            const header = real === undefined ? null : (await readLogHeader(real, checksum)).header
+            return header === null ? undefined : JSON.stringify(header)
+          },
+          note: (what) => note(options.dsh?.url.host ?? 'dsh-web', what),
+        })
   const ctx = {
     registry,
     catalog,
     guard,
+    upstream,
+    merged: upstream === undefined ? undefined : new MergedSessions(catalog, upstream),
     limits: {
       highWaterBytes: options.highWaterBytes ?? 8 * 1024 * 1024,
       maxBatchEvents: options.maxBatchEvents ?? 500,
@@ -306,6 +337,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   // `:` and `/` are legal in a query, so the stream URL stays readable; the token is base64url.
   const viewerUrl = `${origin}/?ws=${streamUrl}&token=${token}`
   csp.header = serverPolicy(streamUrl)
+  upstream?.start()
 
   return {
     port,
@@ -320,7 +352,9 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     incidents: () => [...incidents],
     tails: () => registry.list(),
     sessionsListed: () => listed,
+    dshWeb: upstream,
     async close() {
+      await upstream?.close()
       for (const c of connections) c.terminate()
       connections.clear()
       wss.close()

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
 import { LensLog, loadContentChecksum } from '../core/index.ts'
+import type { ServerMessage, SourceRef } from '../live/protocol.ts'
 import { TailClient, type LiveStatus, type StreamError, type WebSocketLike } from '../live/tail-client.ts'
 
 export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -138,8 +139,12 @@ export class Follower {
   errors: string[] = []
   /** Every `error` for the subscription, fields included (line/offset/diagnostic for defects). */
   streamErrors: StreamError[] = []
+  /** Every `status` message for the subscription (writer, turn, and for dsh-web the host's running flag and link). */
+  writerStatuses: Array<Extract<ServerMessage, { type: 'status' }>> = []
+  /** Append batches received (a live turn followed chunk by chunk arrives in many). */
+  appends = 0
 
-  constructor(url: string, token: string, source: { sessionId: string } | { path: string }, window?: number) {
+  constructor(url: string, token: string, source: { sessionId: string } | { path: string } | SourceRef, window?: number) {
     this.client = new TailClient({
       url,
       token,
@@ -149,34 +154,32 @@ export class Follower {
       onStatus: (s) => this.statuses.push(s),
       onError: (e) => this.errors.push(`${e.code}: ${e.message}`),
     })
-    this.client.subscribe(
-      's1',
-      { kind: 'file', ...source },
-      {
-        onSnapshot: (info) => {
-          this.snapshots.push(info.mode)
-          if (info.mode === 'full') {
-            this.headerLine = info.headerLine
-            this.lines = []
-            this.lastSeq = -1
-          }
-          if (info.fromSeq !== this.lastSeq + 1) this.violations.push(`snapshot from ${info.fromSeq} after ${this.lastSeq}`)
-        },
-        onAppend: (batch) => {
-          if (batch.fromSeq !== this.lastSeq + 1)
-            this.violations.push(`append ${batch.fromSeq}..${batch.toSeq} after ${this.lastSeq}`)
-          this.lines.push(...batch.lines)
-          this.lastSeq = batch.toSeq
-        },
-        onError: (e) => this.streamErrors.push(e),
-        onReset: (reason) => {
-          this.resetReasons.push(reason)
-          this.resets++
+    this.client.subscribe('s1', 'kind' in source ? source : { kind: 'file', ...source }, {
+      onSnapshot: (info) => {
+        this.snapshots.push(info.mode)
+        if (info.mode === 'full') {
+          this.headerLine = info.headerLine
           this.lines = []
           this.lastSeq = -1
-        },
+        }
+        if (info.fromSeq !== this.lastSeq + 1) this.violations.push(`snapshot from ${info.fromSeq} after ${this.lastSeq}`)
       },
-    )
+      onAppend: (batch) => {
+        if (batch.fromSeq !== this.lastSeq + 1)
+          this.violations.push(`append ${batch.fromSeq}..${batch.toSeq} after ${this.lastSeq}`)
+        this.lines.push(...batch.lines)
+        this.lastSeq = batch.toSeq
+        this.appends++
+      },
+      onWriterStatus: (status) => this.writerStatuses.push(status),
+      onError: (e) => this.streamErrors.push(e),
+      onReset: (reason) => {
+        this.resetReasons.push(reason)
+        this.resets++
+        this.lines = []
+        this.lastSeq = -1
+      },
+    })
     this.client.connect()
   }
 

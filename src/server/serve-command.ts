@@ -5,6 +5,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startDemoWriter, type DemoWriter } from './demo-writer.ts'
+import { DEFAULT_DSH_URL, parseUpstreamUrl, readDshFlag, remoteUpstreamWarning } from './dsh-web/upstream-url.ts'
 import { startLensServer } from './lens-server.ts'
 import { isLoopbackHost } from './request-trust.ts'
 
@@ -17,8 +18,10 @@ export function defaultDistDir(): string {
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string)
 }
 
-export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--allow-origin ORIGIN] [--dist DIR]
+export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]] [--allow-origin ORIGIN] [--dist DIR]
   PATH            a session file, a session, project or sessions directory (default: $DSH_HOME/sessions or ~/.dsh/sessions)
+  --dsh [URL]     also follow the sessions of a running \`dsh web\` host (default ${DEFAULT_DSH_URL}); another host than
+                  this machine only when named, with a warning
   --port N        port to listen on (default 0: pick a free one)
   --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
   --demo          also serve a generated session that grows live (written to a private temp directory)
@@ -35,6 +38,8 @@ export interface ServeArgs {
   readonly demo: boolean
   readonly allowOrigins: readonly string[]
   readonly distDir: string | undefined
+  /** `--dsh [URL]`: the dsh web host to attach to, as given (validated by parseUpstreamUrl). */
+  readonly dsh: string | undefined
 }
 
 export function defaultSessionsRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -50,6 +55,7 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
   let host = '127.0.0.1'
   let demo = false
   let distDir: string | undefined
+  let dsh: string | undefined
   const value = (i: number, flag: string): string => {
     const v = argv[i + 1]
     if (v === undefined || v.startsWith('--')) throw new ServeUsageError(`${flag} needs a value`)
@@ -80,12 +86,20 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
       case '--dist':
         distDir = value(i++, arg)
         break
+      case '--dsh': {
+        const flag = readDshFlag(argv, i)
+        dsh = flag.raw
+        i = flag.next
+        const parsed = parseUpstreamUrl(dsh)
+        if (!parsed.ok) throw new ServeUsageError(parsed.why)
+        break
+      }
       default:
         if (arg.startsWith('-')) throw new ServeUsageError(`unknown flag "${arg}"`)
         paths.push(arg)
     }
   }
-  return { paths, port, host, demo, allowOrigins, distDir }
+  return { paths, port, host, demo, allowOrigins, distDir, dsh }
 }
 
 export async function runServe(argv: string[]): Promise<void> {
@@ -120,6 +134,9 @@ export async function runServe(argv: string[]): Promise<void> {
       `dsh-lens serve: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
     )
   }
+  const upstream = args.dsh === undefined ? undefined : parseUpstreamUrl(args.dsh)
+  if (upstream?.ok === true && !upstream.loopback)
+    process.stderr.write(`dsh-lens serve: ${remoteUpstreamWarning(upstream.url)}\n`)
   const distDir = args.distDir ?? defaultDistDir()
   const token = process.env['DSH_LENS_TOKEN']
   if (token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(token)) {
@@ -137,6 +154,7 @@ export async function runServe(argv: string[]): Promise<void> {
       allowOrigins: args.allowOrigins,
       log: (line) => process.stderr.write(`dsh-lens serve: ${line}\n`),
       ...(token === undefined ? {} : { token }),
+      ...(upstream?.ok === true ? { dsh: { url: upstream.url } } : {}),
     })
   } catch (error) {
     await demo?.stop()
@@ -150,6 +168,7 @@ export async function runServe(argv: string[]): Promise<void> {
     process.stderr.write(`dsh-lens serve: no built viewer in ${distDir}: the page answers 404 until \`npm run build\`\n`)
   }
   process.stdout.write(`dsh-lens serve: reading (never writing) ${roots.join(', ')}\n`)
+  if (upstream?.ok === true) process.stdout.write(`following dsh web at ${upstream.url.href} (reads only)\n`)
   process.stdout.write(`listening on ${server.origin} (stream ${server.streamUrl})\n`)
   process.stdout.write(`open: ${server.viewerUrl}\n`)
   await new Promise<void>((resolve) => {

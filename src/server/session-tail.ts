@@ -15,6 +15,8 @@ import type { ResetReason } from '../live/protocol.ts'
 import { PlainLineReader, type PlainLine } from './plain-lines.ts'
 import { RecordAssembler, type Defect } from './record-assembler.ts'
 import { recordBytes, startSeqOf, type RecordLine } from './record-line.ts'
+import type { FollowedLog, LogCursor } from './subscription.ts'
+import { TailCursor } from './tail-cursor.ts'
 
 export interface TailOptions {
   readonly pollMs: number
@@ -45,7 +47,7 @@ const SEAM_BYTES = 32
 /** Defects kept (and told to subscribers) per file generation; later ones are only counted. */
 const MAX_DEFECTS = 100
 
-export class SessionTail {
+export class SessionTail implements FollowedLog {
   headerLine: string | null = null
   encoding: 'zstd' | 'jsonl' | null = null
   epoch: string | null = null
@@ -108,6 +110,10 @@ export class SessionTail {
     this.watcher?.close()
     await this.polling
     await this.closeFile()
+  }
+
+  openCursor(fromSeq: number, checksum: ContentChecksum | undefined): LogCursor {
+    return new TailCursor(this, fromSeq, checksum)
   }
 
   addListener(listener: TailListener): void {

@@ -14,15 +14,21 @@ import {
   type SourceRef,
 } from '../live/protocol.ts'
 import { parseClientMessage } from './client-message.ts'
+import type { DshWebUpstream } from './dsh-web/dsh-web-upstream.ts'
+import { mergeSessionLists } from './dsh-web/host-catalog.ts'
 import type { PathGuard } from './path-guard.ts'
-import type { SessionCatalog } from './session-catalog.ts'
-import { Subscription, type Paused, type StreamLimits, type SubscriptionHost } from './subscription.ts'
+import type { CatalogUpdate, SessionCatalog } from './session-catalog.ts'
+import type { MergedSessions } from './dsh-web/merged-sessions.ts'
+import { Subscription, type FollowedLog, type Paused, type StreamLimits, type SubscriptionHost } from './subscription.ts'
 import type { TailRegistry } from './tail-registry.ts'
 
 export interface StreamContext {
   readonly registry: TailRegistry
   readonly catalog: SessionCatalog
   readonly guard: PathGuard
+  /** The dsh web host, when the server is attached to one (`--dsh`), and the list merged with it. */
+  readonly upstream: DshWebUpstream | undefined
+  readonly merged: MergedSessions | undefined
   readonly limits: StreamLimits
   readonly serverId: string
   readonly heartbeatMs: number
@@ -57,7 +63,7 @@ export interface ConnectionStats {
 }
 
 export class StreamConnection implements SubscriptionHost {
-  private readonly subs = new Map<string, Subscription>()
+  private readonly subs = new Map<string, { subscription: Subscription; release(): void }>()
   private hello = false
   private lastHeard = Date.now()
   private readonly heartbeat: NodeJS.Timeout
@@ -106,7 +112,7 @@ export class StreamConnection implements SubscriptionHost {
   stats(): ConnectionStats {
     return {
       bufferedAmount: this.ws.bufferedAmount,
-      subs: [...this.subs.values()].map((s) => ({
+      subs: [...this.subs.values()].map(({ subscription: s }) => ({
         sub: s.sub,
         sentSeq: s.sentSeq,
         acked: s.acked,
@@ -138,7 +144,7 @@ export class StreamConnection implements SubscriptionHost {
       } else {
         this.stalledSince = undefined
       }
-      for (const s of this.subs.values()) if (s.paused === 'backpressure') s.kick()
+      for (const { subscription: s } of this.subs.values()) if (s.paused === 'backpressure') s.kick()
     }, 25)
   }
 
@@ -155,7 +161,7 @@ export class StreamConnection implements SubscriptionHost {
       return
     }
     const subs: Record<string, number> = {}
-    for (const s of this.subs.values()) subs[s.sub] = s.sentSeq
+    for (const { subscription: s } of this.subs.values()) subs[s.sub] = s.sentSeq
     this.send({ type: 'ping', t: Date.now(), subs })
     if (this.open) this.ws.ping()
   }
@@ -219,10 +225,11 @@ export class StreamConnection implements SubscriptionHost {
         await catalog.refresh()
         // A list answers with the turn facts of every log small enough to read now (cached per file).
         await catalog.scanNow(LIST_SCAN_BYTES)
+        const host = this.ctx.upstream === undefined ? undefined : await this.ctx.upstream.items()
         this.send({
           type: 'sessions',
           req: message.req,
-          items: catalog.items(),
+          items: host === undefined ? catalog.items() : mergeSessionLists(catalog.items(), host),
           scan: catalog.progress(),
           roots: catalog.rootsInfo(),
         })
@@ -237,7 +244,7 @@ export class StreamConnection implements SubscriptionHost {
       case 'subscribe':
         return this.subscribe(message.sub, message.source, message.fromSeq ?? 0, message.epoch, message.window)
       case 'ack': {
-        const sub = this.subs.get(message.sub)
+        const sub = this.subs.get(message.sub)?.subscription
         if (sub === undefined) return this.error('bad-request', `ack for unknown sub "${message.sub}"`, { sub: message.sub })
         sub.ack(message.seq)
         return
@@ -262,21 +269,26 @@ export class StreamConnection implements SubscriptionHost {
     if (this.watches.size >= MAX_WATCHES)
       return this.error('bad-request', `at most ${MAX_WATCHES} session watches per connection`, { req })
     const catalog = this.ctx.catalog
+    const merged = this.ctx.merged
     let answered = false
-    const unwatch = catalog.watch((update) => {
+    const send = (update: CatalogUpdate): void => {
       if (answered) this.send({ type: 'sessions-changed', req, ...update })
-    })
+    }
+    // With a dsh web host, the host's sessions and the files are watched as one list (a session in both, once).
+    const watch = merged?.watch(send)
+    const unwatch = watch === undefined ? catalog.watch(send) : () => watch.stop()
     this.watches.set(req, unwatch)
     // Listed at once from what the catalog knows (the server refreshed it at start-up); what a refresh finds since
     // comes as changes. Only a catalog never refreshed is waited for.
     const refreshing = catalog.refresh().catch(() => undefined)
     if (!catalog.ready) await refreshing
     if (this.closed || this.watches.get(req) !== unwatch) return
-    this.send({ type: 'sessions', req, items: catalog.items(), scan: catalog.progress(), roots: catalog.rootsInfo() })
+    const items = watch === undefined ? catalog.items() : watch.snapshot()
+    this.send({ type: 'sessions', req, items, scan: catalog.progress(), roots: catalog.rootsInfo() })
     answered = true
   }
 
-  private async resolve(source: SourceRef): Promise<string | undefined> {
+  private async resolve(source: Extract<SourceRef, { kind: 'file' }>): Promise<string | undefined> {
     if ('path' in source) return this.ctx.guard.resolveFile(source.path)
     let path = this.ctx.catalog.pathOf(source.sessionId)
     if (path === undefined) {
@@ -287,6 +299,28 @@ export class StreamConnection implements SubscriptionHost {
     return path === undefined ? undefined : this.ctx.guard.resolveFile(path)
   }
 
+  /** The followed log for a source and how to let go of it, or why there is none. */
+  private async follow(source: SourceRef): Promise<{ log: FollowedLog; release(): void } | { missing: string; code: ErrorCode }> {
+    if (source.kind === 'dsh-web') {
+      const upstream = this.ctx.upstream
+      if (upstream === undefined)
+        return { code: 'not-found', missing: 'this server is not attached to a dsh web host (start it with --dsh)' }
+      if (!(await upstream.knows(source.sessionId))) {
+        const why = upstream.state === 'connected' ? 'does not list' : `cannot be asked (${upstream.state})`
+        return { code: 'upstream-unavailable', missing: `the dsh web host ${why} session "${source.sessionId}"` }
+      }
+      const session = upstream.acquire(source.sessionId)
+      return { log: session, release: () => upstream.release(session) }
+    }
+    const path = await this.resolve(source)
+    if (path === undefined) {
+      const what = 'path' in source ? `path "${source.path}"` : `session "${source.sessionId}"`
+      return { code: 'not-found', missing: `${what} is not a session log below the served paths` }
+    }
+    const tail = this.ctx.registry.acquire(path)
+    return { log: tail, release: () => this.ctx.registry.release(tail) }
+  }
+
   private async subscribe(
     sub: string,
     source: SourceRef,
@@ -294,27 +328,27 @@ export class StreamConnection implements SubscriptionHost {
     epoch: string | undefined,
     window: number | undefined,
   ): Promise<void> {
-    const path = await this.resolve(source)
-    if (this.closed) return
-    if (path === undefined) {
-      const what = 'path' in source ? `path "${source.path}"` : `session "${source.sessionId}"`
-      return this.error('not-found', `${what} is not a session log below the served paths`, { sub })
+    const found = await this.follow(source)
+    if ('missing' in found) {
+      if (!this.closed) this.error(found.code, found.missing, { sub })
+      return
     }
+    if (this.closed) return found.release()
     this.drop(sub)
     if (this.subs.size >= this.ctx.maxSubscriptions) {
+      found.release()
       return this.error('too-many-subscriptions', `at most ${this.ctx.maxSubscriptions} subscriptions per connection`, { sub })
     }
     const credit = Math.min(Math.max(1, window ?? this.ctx.defaultWindow), this.ctx.maxWindow)
-    const tail = this.ctx.registry.acquire(path)
     const subscription = new Subscription(
       sub,
-      tail,
+      found.log,
       this,
       this.ctx.limits,
       credit,
       epoch === undefined ? { fromSeq } : { fromSeq, epoch },
     )
-    this.subs.set(sub, subscription)
+    this.subs.set(sub, { subscription, release: found.release })
     subscription.start()
   }
 
@@ -322,8 +356,8 @@ export class StreamConnection implements SubscriptionHost {
     const existing = this.subs.get(sub)
     if (existing === undefined) return
     this.subs.delete(sub)
-    existing.close()
-    this.ctx.registry.release(existing.tail)
+    existing.subscription.close()
+    existing.release()
   }
 
   private dispose(): void {

@@ -5,10 +5,40 @@
  */
 
 import type { ContentChecksum } from '../core/index.ts'
-import type { ResetReason, ServerMessage } from '../live/protocol.ts'
+import type { ResetReason, ServerMessage, UpstreamState } from '../live/protocol.ts'
 import type { Defect } from './record-assembler.ts'
-import type { SessionTail, TailListener } from './session-tail.ts'
-import { TailCursor } from './tail-cursor.ts'
+import type { TailListener } from './session-tail.ts'
+import type { Batch } from './tail-cursor.ts'
+
+/** A read position in a followed log: batches of record lines from `nextSeq` on. */
+export interface LogCursor {
+  readonly nextSeq: number
+  /** Up to `maxEvents` events and about `maxBytes` of text; null when at the head (or the log was reset). */
+  next(maxEvents: number, maxBytes: number): Promise<Batch | null>
+}
+
+/**
+ * What a subscription follows: a log file on disk (SessionTail) or a session of the dsh web host (HostSession). Both
+ * tell their listeners when they grew, were reset or changed status, and hand out cursors by seq.
+ */
+export interface FollowedLog {
+  readonly epoch: string | null
+  readonly headerLine: string | null
+  readonly encoding: 'zstd' | 'jsonl' | 'dsh-web' | null
+  readonly headSeq: number
+  readonly turnOpen: boolean
+  readonly missing: boolean
+  readonly corrupt: string | undefined
+  readonly defects: readonly Defect[]
+  readonly halt: Defect | undefined
+  readonly sizeBytes: number
+  readonly mtimeMs: number
+  /** The dsh web host's extra status (a file has none). */
+  readonly host?: { readonly running: boolean; readonly upstream: UpstreamState; readonly title: string | null }
+  addListener(listener: TailListener): void
+  removeListener(listener: TailListener): void
+  openCursor(fromSeq: number, checksum: ContentChecksum | undefined): LogCursor
+}
 
 export interface SubscriptionHost {
   send(message: ServerMessage): void
@@ -35,7 +65,7 @@ interface Want {
 export class Subscription implements TailListener {
   paused: Paused = null
   sentBytes = 0
-  private cursor: TailCursor | null = null
+  private cursor: LogCursor | null = null
   private ackedSeq = -1
   private epoch: string | null = null
   private liveSent = false
@@ -50,7 +80,7 @@ export class Subscription implements TailListener {
 
   constructor(
     readonly sub: string,
-    readonly tail: SessionTail,
+    readonly tail: FollowedLog,
     private readonly host: SubscriptionHost,
     private readonly limits: StreamLimits,
     private readonly window: number,
@@ -104,7 +134,8 @@ export class Subscription implements TailListener {
   status(): void {
     if (this.closed) return
     const t = this.tail
-    const key = `${t.missing}:${t.turnOpen}`
+    const host = t.host
+    const key = `${t.missing}:${t.turnOpen}${host === undefined ? '' : `:${host.upstream}:${host.title}`}`
     if (key !== this.lastStatus) {
       this.lastStatus = key
       const writer = t.missing ? 'missing' : 'active'
@@ -116,6 +147,7 @@ export class Subscription implements TailListener {
         headSeq: t.headSeq,
         sizeBytes: t.sizeBytes,
         mtimeMs: t.mtimeMs,
+        ...(host === undefined ? {} : { source: 'dsh-web', running: host.running, title: host.title, upstream: host.upstream }),
       })
     }
     // Each defect once, with where it is: the stream goes on with the records after it.
@@ -162,7 +194,7 @@ export class Subscription implements TailListener {
       mode = 'full'
     }
     this.epoch = tail.epoch
-    this.cursor = new TailCursor(tail, from, this.limits.checksum)
+    this.cursor = tail.openCursor(from, this.limits.checksum)
     this.ackedSeq = from - 1
     this.liveSent = false
     let sessionId: string | null = null

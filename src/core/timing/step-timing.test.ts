@@ -194,7 +194,12 @@ describe('timing rules', () => {
       { type: 'turn/start', seq: 0, time: 5000, data: { turn: 1 } },
       { type: 'step/start', seq: 1, time: 5010, data: { turn: 1, step: 1 } },
       { type: 'request/context', seq: 2, time: 5020, data: { provider: 'p', model: 'm' } },
-      { type: 'text-chunks', seq0: 3, time0: 5100, data: { turn: 1, step: 1, index: 0, dt: [-4000, 4100], texts: ['a', 'b', 'c'] } },
+      {
+        type: 'text-chunks',
+        seq0: 3,
+        time0: 5100,
+        data: { turn: 1, step: 1, index: 0, dt: [-4000, 4100], texts: ['a', 'b', 'c'] },
+      },
       msg(6, 5300, { inputTokens: 10, outputTokens: 50 }),
       { type: 'step/end', seq: 7, time: 5310, data: { turn: 1, step: 1 } },
     ])

@@ -7,7 +7,9 @@
  *
  * Contract: `[data-testid=sessions-home]` (`data-state` scanning|ready, `data-count`), one `[data-testid=session-row]`
  * per session shown (`data-session-id`, `data-title`, `data-project`, `data-updated`, `data-created`, `data-events`,
- * `data-running`, `data-kind`, `data-parent-id`), `[data-testid=sessions-filter]`.
+ * `data-running`, `data-kind`, `data-parent-id`, `data-source` file|dsh-web), `[data-testid=sessions-filter]`. With
+ * `--dsh`, the rows of the host's sessions (a session both on disk and in the host is one row, from the host) carry a
+ * badge `[data-testid=session-source]` (`data-source`, `data-upstream`): "live via dsh web", or the host's trouble.
  */
 
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
@@ -16,7 +18,7 @@ import type { LiveController } from '../live/live-controller.ts'
 import { formatBytes } from '../app/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { homeGroups, relativeTime, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
+import { homeGroups, hostBadge, relativeTime, rowSource, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
 
 /** Rows drawn before the rest of a long list, then rows added per task. */
 const FIRST_SCREEN_ROWS = 40
@@ -67,6 +69,10 @@ interface RowProps {
 const SessionRow = memo(function SessionRow({ item, depth, childCount, now, active, onOpen, onFocusRow }: RowProps) {
   const title = item.title ?? null
   const fallback = item.prompt ?? (item.scanned === true ? 'no title' : '…')
+  const source = rowSource(item)
+  const badge = hostBadge(item)
+  // A session only the host has holds no file here: no size to show.
+  const onDisk = source === 'file' || item.diskPath !== undefined
   return (
     <li
       role="option"
@@ -83,6 +89,7 @@ const SessionRow = memo(function SessionRow({ item, depth, childCount, now, acti
       data-running={item.running === true}
       data-kind={item.kind ?? 'root'}
       data-parent-id={item.parentSession ?? ''}
+      data-source={source}
       className={`grid cursor-pointer grid-cols-[minmax(0,1fr)_auto_5rem_5rem_6rem_8rem] items-center gap-3 border-b border-line px-3 py-1.5 [contain-intrinsic-size:auto_2.25rem] [content-visibility:auto] hover:bg-accent-soft ${
         active ? 'bg-accent-soft' : ''
       }`}
@@ -111,6 +118,27 @@ const SessionRow = memo(function SessionRow({ item, depth, childCount, now, acti
         ) : null}
       </span>
       <span className="flex items-center gap-2 text-xs">
+        {badge === null ? null : (
+          <span
+            className={`rounded border px-1.5 ${
+              badge.tone === 'danger'
+                ? 'border-danger text-danger'
+                : badge.tone === 'warn'
+                  ? 'border-warn text-warn'
+                  : 'border-accent text-accent'
+            }`}
+            data-testid="session-source"
+            data-source={source}
+            data-upstream={badge.upstream}
+            title={
+              item.diskPath === undefined
+                ? 'followed through the dsh web host'
+                : `followed through the dsh web host (its log: ${item.diskPath})`
+            }
+          >
+            {badge.text}
+          </span>
+        )}
         {item.running === true ? (
           <span className="rounded bg-user px-1.5 py-0.5 font-semibold text-canvas" data-testid="session-running">
             running
@@ -125,7 +153,7 @@ const SessionRow = memo(function SessionRow({ item, depth, childCount, now, acti
       <span className="text-right text-xs text-muted tabular-nums">
         {item.eventCount === undefined ? '' : `${formatCount(item.eventCount)} ev`}
       </span>
-      <span className="text-right text-xs text-muted tabular-nums">{formatBytes(item.sizeBytes)}</span>
+      <span className="text-right text-xs text-muted tabular-nums">{onDisk ? formatBytes(item.sizeBytes) : ''}</span>
       <span className="text-right text-xs tabular-nums" title={new Date(item.mtimeMs).toISOString()}>
         {relativeTime(item.mtimeMs, now)}
       </span>

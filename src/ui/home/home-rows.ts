@@ -7,6 +7,29 @@
 
 import type { SessionListItem } from '../../live/protocol.ts'
 
+/** Where a row's session is read from: its log file, or the dsh web host the server is attached to. */
+export type RowSource = 'file' | 'dsh-web'
+
+export function rowSource(item: SessionListItem): RowSource {
+  return item.source === 'dsh-web' ? 'dsh-web' : 'file'
+}
+
+export interface HostBadge {
+  readonly text: string
+  /** The server's link to the host, as the row was listed (`gone`: opened read-only until the host answers). */
+  readonly upstream: string
+  readonly tone: 'accent' | 'warn' | 'danger'
+}
+
+/** The badge of a row the dsh web host lists (null for a file's row): how it is followed, and whether the host answers. */
+export function hostBadge(item: SessionListItem): HostBadge | null {
+  if (rowSource(item) !== 'dsh-web') return null
+  const upstream = item.upstream ?? 'connected'
+  if (upstream === 'gone') return { text: 'host gone', upstream, tone: 'danger' }
+  if (upstream === 'connecting' || upstream === 'reconnecting') return { text: `dsh web ${upstream}…`, upstream, tone: 'warn' }
+  return { text: 'live via dsh web', upstream, tone: 'accent' }
+}
+
 export interface HomeRow {
   readonly item: SessionListItem
   /** 0 for a session listed at the top of its project, 1 and more for children. */

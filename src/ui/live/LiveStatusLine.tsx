@@ -35,6 +35,32 @@ function DefectNote({ defects }: { defects: readonly StreamError[] }) {
   )
 }
 
+/**
+ * Where a dsh web session comes from and whether the host answers: `gone` keeps the session open read-only (the page
+ * resumes when the host is back), `reconnecting` is the moment after the link dropped.
+ */
+function HostBadge({ upstream }: { upstream: string | null }) {
+  if (upstream === 'gone') {
+    return (
+      <span className="rounded border border-danger px-1.5 text-danger" data-testid="live-upstream" data-upstream="gone">
+        host gone · read-only until dsh web answers again
+      </span>
+    )
+  }
+  if (upstream === 'reconnecting' || upstream === 'connecting') {
+    return (
+      <span className="rounded border border-warn px-1.5 text-warn" data-testid="live-upstream" data-upstream={upstream}>
+        dsh web {upstream}…
+      </span>
+    )
+  }
+  return (
+    <span className="rounded border border-accent px-1.5 text-accent" data-testid="live-upstream" data-upstream={upstream ?? ''}>
+      live via dsh web
+    </span>
+  )
+}
+
 export function LiveStatusLine({ controller }: { controller: LiveController }) {
   const view = useStore(controller.view)
   const following = useLensStore((s) => s.summary === null || s.cursor >= s.summary.length - 1)
@@ -42,15 +68,24 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
   const children = current?.children ?? []
   const tone =
     view.status === 'live' ? 'text-user' : view.status === 'reconnecting' || view.status === 'reset' ? 'text-warn' : 'text-muted'
+  const viaHost = view.source === 'dsh-web'
   return (
     <div
       className="flex flex-wrap items-center gap-3 border-b border-line bg-raised px-3 py-1 text-xs"
       role="status"
       data-testid="live-status"
       data-status={view.status}
+      data-source={view.source ?? 'file'}
+      data-upstream={view.upstream ?? ''}
     >
       <span className={`font-semibold ${tone}`}>● {STATUS_TEXT[view.status] ?? view.status}</span>
       {view.detail !== null && view.status === 'reconnecting' ? <span className="text-muted">({view.detail})</span> : null}
+      {viaHost ? <HostBadge upstream={view.upstream} /> : null}
+      {viaHost && view.title !== null ? (
+        <span className="max-w-[24rem] truncate font-semibold" title={view.title} data-testid="live-title">
+          {view.title}
+        </span>
+      ) : null}
       <span className="font-mono">{view.sessionId ?? 'no session'}</span>
       <span className="tabular-nums" data-testid="live-last-seq">
         last seq {view.lastSeq}
@@ -61,8 +96,16 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
           {view.eventsPerSecond.toFixed(1)} events/s
         </span>
       ) : null}
-      {view.turnOpen === true ? <span className="text-user">turn open</span> : null}
-      {view.writer === 'missing' ? <span className="text-warn">log file missing</span> : null}
+      {view.turnOpen === true ? (
+        <span className="text-user" data-testid="live-running">
+          {viaHost ? 'running' : 'turn open'}
+        </span>
+      ) : null}
+      {view.writer === 'missing' ? (
+        <span className="text-warn">
+          {viaHost ? 'the dsh web host does not have this session (read-only)' : 'log file missing'}
+        </span>
+      ) : null}
       {view.resets > 0 ? <span className="text-muted">{view.resets} reset(s)</span> : null}
       {view.error !== null ? <span className="text-danger">{view.error}</span> : null}
       {view.defects.length > 0 ? <DefectNote defects={view.defects} /> : null}

@@ -28,16 +28,30 @@ export function SessionPicker({ sessions, error, current, onOpen, onRefresh, onC
         ? []
         : liveTreeRows(sessions).map((row) => ({
             ...row,
-            detail: (
-              <>
+            detail:
+              row.item.source === 'dsh-web' ? (
                 <span className="text-muted">
-                  {row.item.cwd ?? 'no cwd'} · created {when(row.item.createdAt)} · written {when(row.item.mtimeMs)} ·{' '}
-                  {formatBytes(row.item.sizeBytes)} · {row.item.encoding}
-                  {row.item.turnOpen === true ? ' · ● turn open' : ''}
+                  {row.item.title !== undefined && row.item.title !== null ? (
+                    <span className="font-semibold text-ink">{row.item.title} · </span>
+                  ) : null}
+                  {row.item.label !== undefined ? `${row.item.label} · ` : ''}
+                  {row.item.cwd ?? 'no cwd'} · updated {when(row.item.mtimeMs)} ·{' '}
+                  <span className="text-accent" data-testid="session-source" data-source="dsh-web">
+                    live via dsh web
+                  </span>
+                  {row.item.running === true ? <span className="text-user"> · ● running</span> : null}
+                  {row.item.upstream === 'gone' ? <span className="text-danger"> · host gone</span> : null}
                 </span>
-                {row.item.headerError !== undefined ? <span className="text-danger">{row.item.headerError}</span> : null}
-              </>
-            ),
+              ) : (
+                <>
+                  <span className="text-muted">
+                    {row.item.cwd ?? 'no cwd'} · created {when(row.item.createdAt)} · written {when(row.item.mtimeMs)} ·{' '}
+                    {formatBytes(row.item.sizeBytes)} · {row.item.encoding}
+                    {row.item.turnOpen === true ? ' · ● turn open' : ''}
+                  </span>
+                  {row.item.headerError !== undefined ? <span className="text-danger">{row.item.headerError}</span> : null}
+                </>
+              ),
           })),
     [sessions],
   )

@@ -1,7 +1,8 @@
 /**
  * The Connect flow without React: a TailClient to the companion server, one subscription at a time fed into
  * the lens store's live feed (the same worker, incrementally), and a small status store for the UI. A full
- * snapshot (first open, reset, epoch change) starts a fresh feed; a resume continues the current one.
+ * snapshot (first open, reset, epoch change) starts a fresh feed; a resume continues the current one. The session
+ * list (the picker, the status line's subagent links) is kept current by `watch-sessions`.
  *
  * Served mode (the page `dsh-lens` serves, signed in by its cookie): the same, plus the sessions home's list kept
  * current by `watch-sessions`, the page address as the open session (`?session=<id>`, a history entry per session so
@@ -9,7 +10,7 @@
  */
 
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { CatalogRoot, ScanProgress, SessionListItem } from '../../live/protocol.ts'
+import type { CatalogRoot, ScanProgress, SessionListItem, SourceRef, UpstreamState } from '../../live/protocol.ts'
 import { TailClient, type LiveStatus, type StreamError, type WebSocketFactory } from '../../live/tail-client.ts'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import type { LiveFeed } from '../../store/slices/source-slice.ts'
@@ -42,6 +43,12 @@ export interface LiveView {
   readonly eventsPerSecond: number
   readonly turnOpen: boolean | null
   readonly writer: 'active' | 'missing' | null
+  /** Where the followed session comes from: its log file, or the dsh web host the server is attached to. */
+  readonly source: 'file' | 'dsh-web' | null
+  /** dsh-web: the server's link to the host (`gone`: the session stays open read-only until the host answers). */
+  readonly upstream: UpstreamState | null
+  /** dsh-web: the host's title for the session. */
+  readonly title: string | null
   readonly error: string | null
   readonly resets: number
   /**
@@ -65,8 +72,6 @@ export function parseLiveParams(search: string): LiveParams | null {
 
 // Status is pushed to React at most this often; appends themselves go straight to the worker.
 const VIEW_UPDATE_MS = 250
-// New subagent children appear as new logs: re-list now and then so the status line can offer them.
-const LIST_REFRESH_MS = 10_000
 
 export class LiveController {
   readonly view: StoreApi<LiveView>
@@ -75,7 +80,6 @@ export class LiveController {
   private subscription: { unsubscribe(): void } | null = null
   private lastSeq = -1
   private ticker: ReturnType<typeof setInterval> | undefined
-  private lister: ReturnType<typeof setInterval> | undefined
   private unwatch: (() => void) | undefined
   private unfollowStore: (() => void) | undefined
   private readonly onPopState = (): void => {
@@ -101,6 +105,9 @@ export class LiveController {
       eventsPerSecond: 0,
       turnOpen: null,
       writer: null,
+      source: null,
+      upstream: null,
+      title: null,
       error: null,
       resets: 0,
       defects: [],
@@ -156,9 +163,17 @@ export class LiveController {
         if (this.ownGeneration !== generation && this.view.getState().sessionId !== null) this.detach()
       })
     } else {
-      this.lister = setInterval(() => {
-        if (this.client.status === 'live' || this.client.status === 'connected') void this.refreshSessions()
-      }, LIST_REFRESH_MS)
+      // The picker and the status line's subagent links: the list as the server sees it, kept current (a log that
+      // appears, a session or subagent the dsh web host starts), across reconnects.
+      this.unwatch = this.client.watchSessions({
+        onList: (items) => this.setSessions(items),
+        onChange: (items, removed) => {
+          const next = new Map((this.view.getState().sessions ?? []).map((i) => [i.path, i]))
+          for (const path of removed) next.delete(path)
+          for (const item of items) next.set(item.path, item)
+          this.setSessions([...next.values()])
+        },
+      })
     }
     const session = this.view.getState().sessionId ?? this.params.session
     if (session !== null) this.open(session, false)
@@ -166,7 +181,6 @@ export class LiveController {
 
   stop(): void {
     clearInterval(this.ticker)
-    clearInterval(this.lister)
     this.unwatch?.()
     this.unwatch = undefined
     this.unfollowStore?.()
@@ -186,6 +200,12 @@ export class LiveController {
     } catch (error) {
       this.view.setState({ listError: error instanceof Error ? error.message : String(error) })
     }
+    this.openPending()
+  }
+
+  private setSessions(sessions: readonly SessionListItem[]): void {
+    this.view.setState({ sessions, listError: null })
+    this.openPending()
   }
 
   setPickerOpen(open: boolean): void {
@@ -203,6 +223,35 @@ export class LiveController {
   ): void {
     this.view.setState({ catalog: { items, scan, roots }, sessions: [...items.values()], listError: null })
     this.syncMeta()
+    this.openPending()
+  }
+
+  /** A session asked for before the list arrived (a reload on `?session=`): its source is known now. */
+  private pending: { sessionId: string; push: boolean } | null = null
+
+  private openPending(): void {
+    const pending = this.pending
+    if (pending === null) return
+    this.pending = null
+    this.open(pending.sessionId, pending.push, true)
+  }
+
+  /**
+   * Where to follow a session from: the dsh web host when the list names it as one of the host's (a session both on
+   * disk and in the host is listed once, from the host), else its file. Null while the list is not known yet.
+   */
+  private sourceFor(sessionId: string, listed: boolean): { source: SourceRef; item: SessionListItem | undefined } | null {
+    const { catalog, sessions } = this.view.getState()
+    const items = this.served ? catalog.items?.values() : sessions
+    if (items === undefined || items === null) {
+      if (!listed) return null
+      return { source: { kind: 'file', sessionId }, item: undefined }
+    }
+    let item: SessionListItem | undefined
+    for (const candidate of items)
+      if (candidate.sessionId === sessionId && (item === undefined || candidate.source === 'dsh-web')) item = candidate
+    const source: SourceRef = item?.source === 'dsh-web' ? { kind: 'dsh-web', sessionId } : { kind: 'file', sessionId }
+    return { source, item }
   }
 
   /** The open session's title and project from the catalog, for the top bar and the browser tab. */
@@ -219,13 +268,35 @@ export class LiveController {
   /**
    * Follow one session: the panes switch to it, and the page URL remembers it for a reload. Served pages push a
    * history entry (`push`, when the user opened it) so Back returns to the home; the Connect flow replaces its URL.
+   * A session the list names as a dsh web session is followed through the host; before the list is known (a reload
+   * on `?session=`) it waits for it (`listed`: the list was asked for and may have failed: follow the file).
    */
-  open(sessionId: string, push = true): void {
+  open(sessionId: string, push = true, listed = false): void {
+    const found = this.sourceFor(sessionId, listed)
+    if (found === null) {
+      this.pending = { sessionId, push }
+      this.view.setState({ sessionId, pickerOpen: false })
+      if (!this.served) void this.refreshSessions()
+      return
+    }
+    this.pending = null
+    const { source, item } = found
     this.subscription?.unsubscribe()
     this.feed?.cancel()
     this.feed = null
     this.lastSeq = -1
-    this.view.setState({ sessionId, pickerOpen: false, lastSeq: -1, turnOpen: null, writer: null, error: null, defects: [] })
+    this.view.setState({
+      sessionId,
+      pickerOpen: false,
+      lastSeq: -1,
+      turnOpen: null,
+      writer: null,
+      source: source.kind,
+      upstream: item?.upstream ?? null,
+      title: item?.title ?? null,
+      error: null,
+      defects: [],
+    })
     if (typeof window !== 'undefined') {
       const url = new URL(window.location.href)
       const already = url.searchParams.get('session') === sessionId
@@ -236,55 +307,58 @@ export class LiveController {
         window.history.pushState(null, '', url)
       } else window.history.replaceState(window.history.state, '', url)
     }
-    this.subscription = this.client.subscribe(
-      'view',
-      { kind: 'file', sessionId },
-      {
-        onSnapshot: (info) => {
-          if (info.mode === 'full' || this.feed === null) {
-            this.view.setState({ defects: [] })
-            this.feed?.cancel()
-            // Before the call: the store's listeners hear the new generation while it runs.
-            this.ownGeneration = this.store.getState().loadGeneration + 1
-            this.feed = this.store.getState().startLiveFeed(info.sessionId ?? sessionId)
-            this.feed.append(info.headerLine + '\n')
-            this.syncMeta()
-          }
-          this.lastSeq = info.fromSeq - 1
-        },
-        // Caught up with the file as it was: a deep link's `#seq=` can be applied once the worker has folded this far.
-        onLive: (lastSeq) => this.feed?.settle(lastSeq),
-        onAppend: (batch) => {
-          // The worker's decoded-bytes budget closed the feed (LogSummary.sizeBudget): stop following instead of
-          // receiving appends it drops; the size-budget banner and this error say so.
-          const cut = this.store.getState().summary?.sizeBudget ?? null
-          if (cut !== null && this.feed !== null) {
-            this.subscription?.unsubscribe()
-            this.subscription = null
-            this.feed = null
-            this.view.setState({
-              error: `stopped following: the log passed the viewer's budget of ${cut.budgetBytes} decoded bytes after ${cut.events} events`,
-            })
-            return
-          }
-          this.feed?.append(batch.lines.join('\n') + '\n')
-          this.lastSeq = batch.toSeq
-        },
-        onReset: () => {
-          // The old feed's events are void; the full snapshot that follows starts a new one.
+    this.subscription = this.client.subscribe('view', source, {
+      onSnapshot: (info) => {
+        if (info.mode === 'full' || this.feed === null) {
+          this.view.setState({ defects: [] })
           this.feed?.cancel()
-          this.feed = null
-          this.lastSeq = -1
-          this.view.setState((s) => ({ resets: s.resets + 1 }))
-        },
-        onWriterStatus: (status) => this.view.setState({ turnOpen: status.turnOpen, writer: status.writer }),
-        onError: (error) => {
-          if (error.code === 'corrupt' && error.fatal === false) {
-            this.view.setState((s) => ({ defects: [...s.defects, error].slice(-MAX_DEFECTS) }))
-          } else this.view.setState({ error: `${error.code}: ${error.message}` })
-        },
+          // Before the call: the store's listeners hear the new generation while it runs.
+          this.ownGeneration = this.store.getState().loadGeneration + 1
+          this.feed = this.store.getState().startLiveFeed(info.sessionId ?? sessionId)
+          this.feed.append(info.headerLine + '\n')
+          this.syncMeta()
+        }
+        this.lastSeq = info.fromSeq - 1
       },
-    )
+      // Caught up with the file as it was: a deep link's `#seq=` can be applied once the worker has folded this far.
+      onLive: (lastSeq) => this.feed?.settle(lastSeq),
+      onAppend: (batch) => {
+        // The worker's decoded-bytes budget closed the feed (LogSummary.sizeBudget): stop following instead of
+        // receiving appends it drops; the size-budget banner and this error say so.
+        const cut = this.store.getState().summary?.sizeBudget ?? null
+        if (cut !== null && this.feed !== null) {
+          this.subscription?.unsubscribe()
+          this.subscription = null
+          this.feed = null
+          this.view.setState({
+            error: `stopped following: the log passed the viewer's budget of ${cut.budgetBytes} decoded bytes after ${cut.events} events`,
+          })
+          return
+        }
+        this.feed?.append(batch.lines.join('\n') + '\n')
+        this.lastSeq = batch.toSeq
+      },
+      onReset: () => {
+        // The old feed's events are void; the full snapshot that follows starts a new one.
+        this.feed?.cancel()
+        this.feed = null
+        this.lastSeq = -1
+        this.view.setState((s) => ({ resets: s.resets + 1 }))
+      },
+      onWriterStatus: (status) =>
+        this.view.setState({
+          turnOpen: status.turnOpen,
+          writer: status.writer,
+          ...(status.source === 'dsh-web'
+            ? { upstream: status.upstream ?? null, title: status.title ?? null, turnOpen: status.running ?? status.turnOpen }
+            : {}),
+        }),
+      onError: (error) => {
+        if (error.code === 'corrupt' && error.fatal === false) {
+          this.view.setState((s) => ({ defects: [...s.defects, error].slice(-MAX_DEFECTS) }))
+        } else this.view.setState({ error: `${error.code}: ${error.message}` })
+      },
+    })
   }
 
   /** Served pages: close the session and show the sessions home (`push`: a history entry, when the user asked). */
@@ -308,7 +382,18 @@ export class LiveController {
     this.feed?.cancel()
     this.feed = null
     this.lastSeq = -1
-    this.view.setState({ sessionId: null, lastSeq: -1, turnOpen: null, writer: null, error: null, defects: [] })
+    this.pending = null
+    this.view.setState({
+      sessionId: null,
+      lastSeq: -1,
+      turnOpen: null,
+      writer: null,
+      source: null,
+      upstream: null,
+      title: null,
+      error: null,
+      defects: [],
+    })
   }
 
   /** Back to following: the cursor jumps to the newest event and the store keeps it there while it grows. */
