@@ -15,7 +15,7 @@ const DIST = process.env['E2E_DIST'] ?? 'dist'
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
-  // Specs are independent and short; two workers keep the whole run well under three minutes.
+  // Specs are independent: one worker per core of the 2-vCPU machines this runs on.
   workers: 2,
   fullyParallel: true,
   timeout: 30_000,

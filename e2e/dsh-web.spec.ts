@@ -119,9 +119,13 @@ test('attach to dsh web: list, follow a turn live, a subagent, the host restarte
   await expect(status).toHaveAttribute('data-status', 'live')
   await host.start()
   await expect(page.getByTestId('live-upstream')).toHaveAttribute('data-upstream', 'connected')
-  // A restarted host does not resume the turn by itself: the next prompt attaches the session again.
+  // A restarted host does not resume the turn by itself: the next prompt attaches the session again. A NOTOOL turn
+  // can be over before a busy page paints it running, so the test waits for its events to arrive, not for the badge.
+  const beforePrompt = (await fileView(first)).events.length - 1
   await host.prompt(first, 'NOTOOL after the restart')
-  await expect(page.getByTestId('live-running')).toBeVisible()
+  const lastSeq = async (): Promise<number> =>
+    Number(/\d+/.exec((await page.getByTestId('live-last-seq').textContent()) ?? '')?.[0] ?? -1)
+  await expect.poll(lastSeq, { timeout: 60_000 }).toBeGreaterThan(beforePrompt)
   await expect(page.getByTestId('live-running')).toHaveCount(0, { timeout: 60_000 })
 
   // At the end: the page's last seq and surface are the harness's fold of the file on disk; no reset, no gap.
