@@ -268,6 +268,7 @@ export class StepTimesTracker {
         this.backwards.firstIndex = index
         this.backwards.firstBackMs = this.clock - time
       }
+      this.backSteps.push(index)
     }
     this.clock = time
     return time
