@@ -24,7 +24,12 @@ function itemsOf(c: CompactionForgot): Item[] {
   const f = c.forgot
   return [
     ...f.files.map((x) => ({ kind: 'file' as const, label: 'file', text: x.path, seq: x.seq })),
-    ...f.todos.map((x) => ({ kind: 'todo' as const, label: `todo (${x.status})`, text: x.content, seq: x.seq })),
+    ...f.todos.map((x) => ({
+      kind: 'todo' as const,
+      label: `todo (${x.status.replaceAll('_', ' ')})`,
+      text: x.content,
+      seq: x.seq,
+    })),
     ...(f.goal === null
       ? []
       : [{ kind: 'goal' as const, label: `goal (${f.goal.phase})`, text: f.goal.objective, seq: f.goal.seq }]),
