@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { defaultDistDir, defaultSessionsRoot } from '../server/serve-command.ts'
 import { startLensServer, type LensServer } from '../server/lens-server.ts'
-import { DEFAULT_DSH_URL, parseUpstreamUrl, readDshFlag, remoteUpstreamWarning } from '../server/dsh-web/upstream-url.ts'
+import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from '../server/dsh-web/upstream-url.ts'
+import { defaultServerFlags, readServerFlag } from '../server/server-flags.ts'
 import { isLoopbackHost } from '../server/request-trust.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
@@ -44,50 +45,23 @@ export interface OpenArgs {
 }
 
 export function parseOpenArgs(argv: readonly string[]): OpenArgs {
+  const flags = defaultServerFlags()
+  const fail = (message: string): Error => new OpenUsageError(message)
   let target: string | undefined
-  let port: number | null = null
-  let host = '127.0.0.1'
   let open = true
-  let distDir: string | undefined
-  let dsh: string | undefined
-  const value = (i: number, flag: string): string => {
-    const v = argv[i + 1]
-    if (v === undefined || v.startsWith('--')) throw new OpenUsageError(`${flag} needs a value`)
-    return v
-  }
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string
-    switch (arg) {
-      case '--port': {
-        const raw = value(i++, arg)
-        port = Number(raw)
-        if (!/^\d+$/.test(raw) || port > 65535) throw new OpenUsageError(`--port takes an integer 0-65535, got "${raw}"`)
-        break
-      }
-      case '--host':
-        host = value(i++, arg)
-        break
-      case '--no-open':
-        open = false
-        break
-      case '--dist':
-        distDir = value(i++, arg)
-        break
-      case '--dsh': {
-        const flag = readDshFlag(argv, i)
-        dsh = flag.raw
-        i = flag.next
-        const parsed = parseUpstreamUrl(dsh)
-        if (!parsed.ok) throw new OpenUsageError(parsed.why)
-        break
-      }
-      default:
-        if (arg.startsWith('-')) throw new OpenUsageError(`unknown flag "${arg}"`)
-        if (target !== undefined) throw new OpenUsageError('open takes one PATH or SESSION-ID')
-        target = arg
+    const last = readServerFlag(argv, i, flags, fail)
+    if (last >= 0) {
+      i = last
+      continue
     }
+    const arg = argv[i] as string
+    if (arg === '--no-open') open = false
+    else if (arg.startsWith('-')) throw new OpenUsageError(`unknown flag "${arg}"`)
+    else if (target !== undefined) throw new OpenUsageError('open takes one PATH or SESSION-ID')
+    else target = arg
   }
-  return { target, port, host, open, distDir, dsh }
+  return { target, port: flags.port, host: flags.host, open, distDir: flags.distDir, dsh: flags.dsh }
 }
 
 /** Whether to start a browser, and if not, why (printed so the user knows to open the URL). */

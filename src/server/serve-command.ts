@@ -5,7 +5,8 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startDemoWriter, type DemoWriter } from './demo-writer.ts'
-import { DEFAULT_DSH_URL, parseUpstreamUrl, readDshFlag, remoteUpstreamWarning } from './dsh-web/upstream-url.ts'
+import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-web/upstream-url.ts'
+import { defaultServerFlags, flagValue, readServerFlag } from './server-flags.ts'
 import { startLensServer } from './lens-server.ts'
 import { isLoopbackHost } from './request-trust.ts'
 
@@ -49,57 +50,28 @@ export function defaultSessionsRoot(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 export function parseServeArgs(argv: readonly string[]): ServeArgs {
+  const flags = defaultServerFlags()
+  const fail = (message: string): Error => new ServeUsageError(message)
   const paths: string[] = []
   const allowOrigins: string[] = []
-  let port = 0
-  let host = '127.0.0.1'
   let demo = false
-  let distDir: string | undefined
-  let dsh: string | undefined
-  const value = (i: number, flag: string): string => {
-    const v = argv[i + 1]
-    if (v === undefined || v.startsWith('--')) throw new ServeUsageError(`${flag} needs a value`)
-    return v
-  }
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string
-    switch (arg) {
-      case '--port': {
-        const raw = value(i++, arg)
-        port = Number(raw)
-        if (!/^\d+$/.test(raw) || port > 65535) throw new ServeUsageError(`--port takes an integer 0-65535, got "${raw}"`)
-        break
-      }
-      case '--host':
-        host = value(i++, arg)
-        break
-      case '--demo':
-        demo = true
-        break
-      case '--allow-origin': {
-        const origin = value(i++, arg)
-        if (!/^https?:\/\/[^/]+$/.test(origin))
-          throw new ServeUsageError(`--allow-origin takes an origin like http://localhost:5173, got "${origin}"`)
-        allowOrigins.push(origin)
-        break
-      }
-      case '--dist':
-        distDir = value(i++, arg)
-        break
-      case '--dsh': {
-        const flag = readDshFlag(argv, i)
-        dsh = flag.raw
-        i = flag.next
-        const parsed = parseUpstreamUrl(dsh)
-        if (!parsed.ok) throw new ServeUsageError(parsed.why)
-        break
-      }
-      default:
-        if (arg.startsWith('-')) throw new ServeUsageError(`unknown flag "${arg}"`)
-        paths.push(arg)
+    const last = readServerFlag(argv, i, flags, fail)
+    if (last >= 0) {
+      i = last
+      continue
     }
+    const arg = argv[i] as string
+    if (arg === '--demo') demo = true
+    else if (arg === '--allow-origin') {
+      const origin = flagValue(argv, i++, fail)
+      if (!/^https?:\/\/[^/]+$/.test(origin))
+        throw new ServeUsageError(`--allow-origin takes an origin like http://localhost:5173, got "${origin}"`)
+      allowOrigins.push(origin)
+    } else if (arg.startsWith('-')) throw new ServeUsageError(`unknown flag "${arg}"`)
+    else paths.push(arg)
   }
-  return { paths, port, host, demo, allowOrigins, distDir, dsh }
+  return { paths, port: flags.port ?? 0, host: flags.host, demo, allowOrigins, distDir: flags.distDir, dsh: flags.dsh }
 }
 
 export async function runServe(argv: string[]): Promise<void> {
