@@ -88,7 +88,11 @@ export interface FirstRowsResult {
   loadLongestTaskMs: number
 }
 
-async function firstRows(browser: Browser, base: string, served: string, path: string): Promise<FirstRowsResult> {
+/**
+ * A fresh 1440x900 context with the probes, its page booted on the demo and settled (so the boot's tail is not
+ * measured), handed to `lane`; the context is closed however the lane ends.
+ */
+export async function withBootedPage<T>(browser: Browser, base: string, lane: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.addInitScript(PROBES)
   try {
@@ -96,6 +100,14 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
     await page.goto(`${base}/`)
     await waitReady(page).catch(() => undefined)
     await settleAfterBoot(page)
+    return await lane(page)
+  } finally {
+    await context.close()
+  }
+}
+
+async function firstRows(browser: Browser, base: string, served: string, path: string): Promise<FirstRowsResult> {
+  return withBootedPage(browser, base, async (page) => {
     const t0 = await page.evaluate(() => {
       const l = (window as unknown as { __lane: Lane }).__lane
       l.armed = true
@@ -118,7 +130,7 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
       [t0, readyAt],
     )
 
-    const nav = await context.newPage()
+    const nav = await page.context().newPage()
     await nav.goto(`${base}/?log=/${served}`)
     await nav.waitForFunction(() => (window as unknown as { __lane: Lane }).__lane.firstRows !== null, undefined, {
       timeout: 600_000,
@@ -135,9 +147,7 @@ async function firstRows(browser: Browser, base: string, served: string, path: s
       loadLongTasks: tasks.length,
       loadLongestTaskMs: Math.max(0, ...tasks),
     }
-  } finally {
-    await context.close()
-  }
+  })
 }
 
 export interface Phase {
@@ -216,13 +226,7 @@ export async function dragAcrossTimeline(page: Page, endAtLast = false): Promise
 
 async function graph(browser: Browser, base: string): Promise<GraphResult> {
   const log = benchLog('graph-5k')
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-  await context.addInitScript(PROBES)
-  try {
-    const page = await context.newPage()
-    await page.goto(`${base}/`)
-    await waitReady(page).catch(() => undefined)
-    await settleAfterBoot(page)
+  return withBootedPage(browser, base, async (page) => {
     // Opening: from the file input until the graph holds a marker per replacement, plus 1 s of settling.
     const openStart = await startFrames(page)
     await page.getByTestId('file-input').setInputFiles(resolve(log.jsonlPath))
@@ -283,9 +287,7 @@ async function graph(browser: Browser, base: string): Promise<GraphResult> {
       markers,
       pass: phases.every((p) => p.longTasks === 0 && p.longestTaskMs <= TASK_TARGET_MS),
     }
-  } finally {
-    await context.close()
-  }
+  })
 }
 
 export interface LanesResult {

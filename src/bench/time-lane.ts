@@ -11,13 +11,12 @@ import { resolve } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
 import { benchLog } from './bench-logs.ts'
 import {
-  PROBES,
   TASK_TARGET_MS,
   dragAcrossTimeline,
   endFrames,
-  settleAfterBoot,
   startFrames,
   waitReady,
+  withBootedPage,
   type Phase,
 } from './browser-lanes.ts'
 import { fmt, table } from './measure.ts'
@@ -62,13 +61,7 @@ async function hover(page: Page, testId: string): Promise<Phase> {
 
 export async function timeLane(browser: Browser, base: string): Promise<TimeLaneResult> {
   const log = benchLog('1.3M')
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-  await context.addInitScript(PROBES)
-  try {
-    const page = await context.newPage()
-    await page.goto(`${base}/`)
-    await waitReady(page).catch(() => undefined)
-    await settleAfterBoot(page)
+  return withBootedPage(browser, base, async (page) => {
     await page.getByTestId('file-input').setInputFiles(resolve(log.zstdPath))
     await waitReady(page)
     // The context chart finishes its series after ready; let it, so its work is not counted here.
@@ -122,9 +115,7 @@ export async function timeLane(browser: Browser, base: string): Promise<TimeLane
       baselineHover,
       pass: phases.every((p) => p.longTasks === 0 && p.longestTaskMs <= TASK_TARGET_MS),
     }
-  } finally {
-    await context.close()
-  }
+  })
 }
 
 export function timeLaneReport(t: TimeLaneResult): { report: string; miss: string | null } {

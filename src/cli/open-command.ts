@@ -12,6 +12,7 @@ import { startLensServer, type LensServer } from '../server/lens-server.ts'
 import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from '../server/dsh-web/upstream-url.ts'
 import { defaultServerFlags, readServerFlag } from '../server/server-flags.ts'
 import { isLoopbackHost } from '../server/request-trust.ts'
+import { untilStopped } from '../server/until-stopped.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
 /** Where `dsh-lens` listens unless told: fixed, so a bookmarked or copied link keeps working across runs. */
@@ -172,15 +173,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
   } else if (decision.why !== '--no-open') {
     process.stderr.write(`dsh-lens: not opening a browser (${decision.why}): open the URL above\n`)
   }
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+  await untilStopped()
   await server.close()
   return 0
 }

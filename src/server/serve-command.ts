@@ -9,6 +9,7 @@ import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-
 import { defaultServerFlags, flagValue, readServerFlag } from './server-flags.ts'
 import { startLensServer } from './lens-server.ts'
 import { isLoopbackHost } from './request-trust.ts'
+import { untilStopped } from './until-stopped.ts'
 
 /**
  * The built viewer beside this code: `dist/` of the checkout, seen from src/server/ (run through tsx) or
@@ -143,15 +144,7 @@ export async function runServe(argv: string[]): Promise<void> {
   if (upstream?.ok === true) process.stdout.write(`following dsh web at ${upstream.url.href} (reads only)\n`)
   process.stdout.write(`listening on ${server.origin} (stream ${server.streamUrl})\n`)
   process.stdout.write(`open: ${server.viewerUrl}\n`)
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+  await untilStopped()
   await server.close()
   await demo?.stop()
 }
