@@ -25,15 +25,23 @@ if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
   process.exit(result.status ?? 1)
 }
 
+// --against REF: the A/B run (ab-bench.ts) instead of the tables below.
+if (process.argv.includes('--against')) {
+  const { abOptions, runAb } = await import('./ab-bench.ts')
+  const results = await runAb(abOptions(process.argv))
+  process.exit(results.some((r) => r.error !== null) ? 1 : 0)
+}
+
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`)
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 
-const ALL_SIZES: PresetName[] = ['10k', '280k', '1.3M']
+// 280k-short: the 280k log's size in another shape (many short steps and compactions: issue 35).
+const ALL_SIZES: PresetName[] = ['10k', '280k', '280k-short', '1.3M']
 const sizes = (option('sizes')?.split(',') ?? ALL_SIZES) as PresetName[]
 for (const s of sizes) if (!ALL_SIZES.includes(s)) throw new Error(`unknown size ${s}; use ${ALL_SIZES.join(',')}`)
-const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 7, '1.3M': 5 }
+const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 7, '280k-short': 7, '1.3M': 5 }
 const roundsFor = (size: PresetName): number => Number(option('rounds') ?? DEFAULT_ROUNDS[size])
 const skipMemory = process.argv.includes('--skip-memory')
 // Whole-process CLI figures (start-up, and fold --json of the 280k log when it is among the sizes).
@@ -276,7 +284,7 @@ for (const size of cliOnly ? [] : sizes) {
 
 let cliReport: string | null = null
 if (!skipCli) {
-  const cliLogs = sizes.filter((s) => s === '280k').map((s) => benchLog(s))
+  const cliLogs = sizes.filter((s) => s === '280k' || s === '280k-short').map((s) => benchLog(s))
   const cli = await cliBench(cliLogs, Number(option('rounds') ?? 5))
   results['cli'] = cli.result
   cliReport = cli.report
