@@ -12,6 +12,7 @@ import { fmt, interleave, median, percentile, table } from './measure.ts'
 import { lensLoad, ourFold, preDecode } from './ours.ts'
 import { cliBench } from './cli-bench.ts'
 import { initialJs } from './initial-js.ts'
+import { answerCosts } from './answer-lanes.ts'
 
 const SELF = fileURLToPath(import.meta.url)
 const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url))
@@ -98,6 +99,8 @@ const foldRows: string[][] = []
 const seekRows: string[][] = []
 const appendRows: string[][] = []
 const memoryRows: string[][] = []
+const answerRows: string[][] = []
+const skipAnswers = process.argv.includes('--skip-answers')
 const misses: string[] = []
 const started = performance.now()
 const loadBefore = loadavg()
@@ -255,7 +258,22 @@ for (const size of cliOnly ? [] : sizes) {
     ])
   }
 
-  // 5. Memory, each in a fresh process so one measurement's garbage cannot count against another.
+  // 5. Answers when asked: each answer's first ask on a viewer's load, and the loads with no index / the viewer's / all.
+  if (!skipAnswers && size !== '10k') {
+    process.stderr.write(`[bench] ${size}: answers when asked x${rounds}\n`)
+    const costs = answerCosts(jsonl, checksum, rounds)
+    entry['answers'] = costs
+    const share = (ms: number): string => `${fmt((ms / costs.loadMs.viewer) * 100, 1)}%`
+    answerRows.push([
+      size,
+      "load: no index kept (fold --json) / the viewer's three / all six",
+      `${fmt(costs.loadMs.none, 0)} / ${fmt(costs.loadMs.viewer, 0)} / ${fmt(costs.loadMs.all, 0)}`,
+      `${share(costs.loadMs.none - costs.loadMs.viewer)} / - / +${share(costs.loadMs.all - costs.loadMs.viewer)}`,
+    ])
+    for (const a of costs.answers) answerRows.push([size, a.name, fmt(a.ms, 1), share(a.ms)])
+  }
+
+  // 6. Memory, each in a fresh process so one measurement's garbage cannot count against another.
   if (!skipMemory) {
     process.stderr.write(`[bench] ${size}: memory\n`)
     const ours = memory(log.jsonlPath, 'jsonl', 'ours')
@@ -352,6 +370,14 @@ const report = [
         '',
         'Memory retained after load (heapUsed + arrayBuffers delta after GC; target <= 3x plain text at 1.3M):',
         table(['size', 'ours', 'ours B/event', 'ours/plain', 'ours index', 'harness', 'harness B/event'], memoryRows),
+      ]
+    : []),
+  ...(answerRows.length > 0
+    ? [
+        '',
+        'Answers when asked (in process, JSONL; each answer first asked on a fresh load as the viewer makes it, so it pays',
+        "for the indexes it builds; share = of that load's time):",
+        table(['size', 'what', 'ms (median)', 'share of the load'], answerRows),
       ]
     : []),
   ...(cliReport === null ? [] : ['', cliReport]),

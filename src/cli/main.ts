@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     case 'check': {
       const [file, ...extra] = rest
       if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
-      const log = await readLog(file)
+      const log = await readLog(file, { keep: ['compactions'] })
       process.stdout.write(checkReport(file, log))
       return checkExitCode(log)
     }

@@ -12,6 +12,7 @@ import {
   LensLog,
   loadContentChecksum,
   stepsInRanges,
+  TRANSCRIPT_INDEXES,
   type ContentChecksum,
   type RowList,
   type SpanSteps,
@@ -119,7 +120,9 @@ export class OpenLog {
   }
 
   private newLog(): LensLog {
-    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget })
+    // The panes draw rows, replacements and turns from the first summary on; every other index is built when a pane
+    // first asks for it (timing, requests, state), so a load pays only for what is on screen.
+    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget, keep: TRANSCRIPT_INDEXES })
   }
 
   /** Whether the decoded-bytes budget stopped this load: it takes no more input (a live feed stops appending). */
