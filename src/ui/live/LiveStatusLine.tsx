@@ -4,6 +4,7 @@ import { useStore } from 'zustand'
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import type { StreamError } from '../../live/tail-client.ts'
 import type { LiveController } from './live-controller.ts'
+import { SessionActivity } from './SessionActivity.tsx'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -12,7 +13,8 @@ const STATUS_TEXT: Record<string, string> = {
   connected: 'connected',
   reconnecting: 'reconnecting…',
   reset: 'reset: the log was truncated or replaced, reloading',
-  live: 'live',
+  // The stream has caught up with the log: whether the agent still writes is SessionActivity's to say.
+  live: 'up to date',
   closed: 'closed',
 }
 
@@ -79,6 +81,7 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
       data-upstream={view.upstream ?? ''}
     >
       <span className={`font-semibold ${tone}`}>● {STATUS_TEXT[view.status] ?? view.status}</span>
+      <SessionActivity viaHost={viaHost} turnOpen={view.turnOpen} entry={current} />
       {view.detail !== null && view.status === 'reconnecting' ? <span className="text-muted">({view.detail})</span> : null}
       {viaHost ? <HostBadge upstream={view.upstream} /> : null}
       {viaHost && view.title !== null ? (
@@ -94,11 +97,6 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
       {view.eventsPerSecond > 0 ? (
         <span className="tabular-nums" data-testid="live-rate">
           {view.eventsPerSecond.toFixed(1)} events/s
-        </span>
-      ) : null}
-      {view.turnOpen === true ? (
-        <span className="text-user" data-testid="live-running">
-          {viaHost ? 'running' : 'turn open'}
         </span>
       ) : null}
       {view.writer === 'missing' ? (
