@@ -16,7 +16,13 @@ import { prop, seqOrNull, show, type FindingSink, type InvariantFinding } from '
 
 const PACKAGE = '@deepseek-ai/dsh-compaction'
 /** The types `validate` judges; every other event only moves the open turn. */
-const CHECKED_TYPES = new Set<unknown>(['session/end-seed', 'user/message', 'compaction/start', 'compaction/summary', 'compaction/end'])
+const CHECKED_TYPES = new Set<unknown>([
+  'session/end-seed',
+  'user/message',
+  'compaction/start',
+  'compaction/summary',
+  'compaction/end',
+])
 
 export const compactionInvariantText = (message: string): string => `invariant violated by "${PACKAGE}": ${message}`
 

@@ -16,6 +16,7 @@ import { packRecords, toJsonlBytes, type TestEvent } from '../../test-support/lo
 import { requestLogArb } from '../../test-support/request-log-arbitrary.ts'
 import { fixturesAvailable, listFixtures } from '../../test-support/shared-fixtures.ts'
 import { loadContentChecksum } from '../decode/xxh64.ts'
+import { eventTypeLabel } from '../model/log-event.ts'
 import type { RowList } from '../projection/transcript-rows.ts'
 import { LensLog } from './lens-log.ts'
 import { LOG_INDEXES, type LogIndex } from './log-indexes.ts'
@@ -72,6 +73,9 @@ function expectSameIndexes(bytes: Uint8Array, cutFraction: number): void {
   // Asking built nothing that changes what every reader gets.
   expect(late.diagnostics).toStrictEqual(kept.diagnostics)
   expect(late.typeCounts).toStrictEqual(kept.typeCounts)
+  // The type kept per record is the type of the event as read (upgraded, a packed member, a value with no type).
+  for (let i = 0; i < late.length; i++) expect(late.typeOf(i), `typeOf(${i})`).toBe(eventTypeLabel(late.event(i)?.type))
+  expect(late.typeOf(late.length)).toBeUndefined()
 }
 
 /** Some events' clocks at 0 or stepped back, so the timing's clock checks have something to find. */

@@ -302,6 +302,17 @@ export class LensLog {
     return this.records.lineOf(this.records.recordOf(index))
   }
 
+  /**
+   * The type of event `index` as the harness reads it (legacy shapes upgraded; `eventTypeLabel` for a missing or odd
+   * one), from the type kept per record: no parse. Undefined past the end.
+   */
+  typeOf(index: number): string | undefined {
+    const record = this.records.recordOf(index)
+    if (record < 0 || index >= this.eventCount) return undefined
+    const upgraded = this.upgraded.size === 0 ? undefined : this.upgraded.get(record)
+    return upgraded === undefined ? this.types.label(this.types.at(record)) : eventTypeLabel(upgraded.type)
+  }
+
   /** Seq of event `index` as decoded (any JSON value for a malformed event). */
   seqOf(index: number): unknown {
     const record = this.records.recordOf(index)
