@@ -121,7 +121,7 @@ export class StepTimesTracker {
   /** Time of the last event read (null when it had no usable time): the request time of a step whose output is next. */
   lastTime: number | null = null
   /** Steps whose span is still open: each waits for its first output, message and usage (usually one step). */
-  private open: StepTimes[] = []
+  private readonly open: StepTimes[] = []
   /** Calls dispatched and not answered yet, by call id; cleared at `turn/end` (a result never lands after its turn). */
   private readonly pending = new Map<string, ToolTimes>()
   /** The last usable time seen, to tell when the clock goes backwards. */
@@ -211,9 +211,14 @@ export class StepTimesTracker {
     const first = this.tick(row.time0, index)
     this.output(index, first)
     let time = row.time0
+    const dt = row.data.dt
     for (let k = 1; k < size; k++) {
-      time += row.data.dt[k - 1] ?? 0
-      this.tick(time, index + k)
+      const gap = dt[k - 1] ?? 0
+      time += gap
+      // The clock at the previous member's reading and a gap forward to a nonzero one: the clock just moves on (a
+      // validated row's member times are safe integers). Anything else goes through the checks.
+      if (gap >= 0 && time !== 0 && this.clock === time - gap) this.clock = time
+      else this.tick(time, index + k)
     }
     this.lastTime = clockTime(time)
   }
@@ -253,14 +258,18 @@ export class StepTimesTracker {
 
   /** Record the end of the steps this event closed, and stop watching steps that need nothing more. */
   private closeEnded(index: number, time: number | null): void {
-    if (this.open.length === 0) return
-    const latest = this.steps.at(-1)
-    this.open = this.open.filter((step) => {
+    const open = this.open
+    if (open.length === 0) return
+    const latest = this.steps[this.steps.length - 1]
+    // In place: this runs for every event, and there is usually one open step.
+    let kept = 0
+    for (const step of open) {
       if (step.span.end === index) step.endTime = time
-      if (endedBy(step.span, index)) return false
+      if (endedBy(step.span, index)) continue
       // A step left open behind a newer one only waits for what it still lacks.
-      return step === latest || step.firstOutputIndex < 0 || step.messageIndex < 0 || step.usage === null
-    })
+      if (step === latest || step.firstOutputIndex < 0 || step.messageIndex < 0 || step.usage === null) open[kept++] = step
+    }
+    open.length = kept
   }
 
   /**
