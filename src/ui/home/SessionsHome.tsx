@@ -18,6 +18,7 @@ import type { LiveController } from '../live/live-controller.ts'
 import { formatBytes } from '../app/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
+import { useNow } from '../shared/use-now.ts'
 import { homeGroups, hostBadge, relativeTime, rowSource, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
 
 /** Rows drawn before the rest of a long list, then rows added per task. */
@@ -34,18 +35,6 @@ function firstRows(groups: readonly HomeGroup[], count: number): HomeGroup[] {
     left -= group.rows.length
   }
   return out
-}
-
-/** Relative times are redrawn this often ("3 min ago" must not stay "just now"). */
-const CLOCK_MS = 30_000
-
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS)
-    return () => clearInterval(timer)
-  }, [])
-  return now
 }
 
 function created(ms: number | undefined): string {

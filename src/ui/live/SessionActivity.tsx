@@ -8,21 +8,9 @@
  * change, ms since the epoch) while it does not.
  */
 
-import { useEffect, useState } from 'react'
 import type { SessionListItem } from '../../live/protocol.ts'
 import { relativeTime } from '../home/home-rows.ts'
-
-/** Relative times are redrawn this often ("3 min ago" must not stay "just now"). */
-const CLOCK_MS = 30_000
-
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS)
-    return () => clearInterval(timer)
-  }, [])
-  return now
-}
+import { useNow } from '../shared/use-now.ts'
 
 /** A clock time for today, else the date and time (local). */
 function clockTime(ms: number, now: number): string {
