@@ -34,12 +34,12 @@ import {
   type PackedRow,
   type SessionHeader,
 } from '../model/log-event.ts'
-import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
-import { TranscriptRows, type RowList } from '../projection/transcript-rows.ts'
-import { TurnStructure } from '../projection/turn-structure.ts'
+import type { CompactionIndex, ReplacementLink } from '../projection/compaction-links.ts'
+import type { RowList } from '../projection/transcript-rows.ts'
+import type { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
-import { NodeWireShapes } from '../request/node-wire-shapes.ts'
-import { StepTimesTracker } from '../timing/step-times.ts'
+import type { NodeWireShapes } from '../request/node-wire-shapes.ts'
+import type { StepTimesTracker } from '../timing/step-times.ts'
 import { LogIndexes, type IndexSource, type LogIndex } from './log-indexes.ts'
 import { RecordStore, type RecordTextView } from './record-store.ts'
 import { NOT_AN_OBJECT, RecordTypes } from './record-types.ts'
@@ -161,6 +161,11 @@ export class LensLog {
         ...(options.plainBytesBudget === undefined ? {} : { plainBytesBudget: options.plainBytesBudget }),
       },
     )
+  }
+
+  /** Whether index `which` is built (kept from the start, or asked for since): nothing asks for one by looking. */
+  holds(which: LogIndex): boolean {
+    return this.indexes.holds(which)
   }
 
   /** Every transcript row, log-only ones included (index `transcript`). */
@@ -311,6 +316,13 @@ export class LensLog {
     if (record < 0 || index >= this.eventCount) return undefined
     const upgraded = this.upgraded.size === 0 ? undefined : this.upgraded.get(record)
     return upgraded === undefined ? this.types.label(this.types.at(record)) : eventTypeLabel(upgraded.type)
+  }
+
+  /** The index after the last event of the record holding event `index` (past a packed row's members). */
+  recordEnd(index: number): number {
+    const record = this.records.recordOf(index)
+    if (record < 0) return index + 1
+    return record + 1 < this.records.length ? this.records.firstIndexOf(record + 1) : this.eventCount
   }
 
   /** Seq of event `index` as decoded (any JSON value for a malformed event). */

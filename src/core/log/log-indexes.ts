@@ -82,6 +82,23 @@ export class LogIndexes {
     for (const index of keep) this.build(index)
   }
 
+  holds(which: LogIndex): boolean {
+    switch (which) {
+      case 'transcript':
+        return this.transcriptRows !== null
+      case 'compactions':
+        return this.compactionIndex !== null
+      case 'turns':
+        return this.turnStructure !== null
+      case 'timing':
+        return this.stepTimes !== null
+      case 'requests':
+        return this.headers !== null
+      case 'state':
+        return this.states !== null
+    }
+  }
+
   get transcript(): TranscriptRows {
     return this.transcriptRows ?? this.build('transcript').transcriptRows!
   }
