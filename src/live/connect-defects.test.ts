@@ -3,11 +3,11 @@
 import { appendFile, writeFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
 import { startLensServer } from '../server/lens-server.ts'
-import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../server/live-test-kit.ts'
+import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../test-support/live-test-kit.ts'
 import { createLensStore } from '../store/create-lens-store.ts'
 import { createInThreadClient } from '../worker/in-thread-client.ts'
 import { LiveController } from '../ui/live/live-controller.ts'
-import { cleanupAfterEach, userLine as user } from '../server/stream-test-kit.ts'
+import { cleanupAfterEach, userLine as user } from '../test-support/stream-test-kit.ts'
 
 const cleanup = cleanupAfterEach()
 

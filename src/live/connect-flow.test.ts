@@ -3,11 +3,11 @@
 import { appendFile, rename, writeFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
 import { startLensServer } from '../server/lens-server.ts'
-import { diskEvents, headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../server/live-test-kit.ts'
+import { diskEvents, headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../test-support/live-test-kit.ts'
 import { createLensStore } from '../store/create-lens-store.ts'
 import { createInThreadClient } from '../worker/in-thread-client.ts'
 import { LiveController, parseLiveParams } from '../ui/live/live-controller.ts'
-import { cleanupAfterEach, userLine as user } from '../server/stream-test-kit.ts'
+import { cleanupAfterEach, userLine as user } from '../test-support/stream-test-kit.ts'
 
 const cleanup = cleanupAfterEach()
 

@@ -14,8 +14,8 @@ import { WebSocket } from 'ws'
 import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX, type ServerMessage } from '../live/protocol.ts'
 import { ATTACKS, TABLE_END, TABLE_START, renderAttackTable, type Answer } from './attack-table.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
-import { cookieName, cookieValue } from './request-trust.ts'
-import { headerText, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
+import { cookieName, cookieValue } from './http/request-trust.ts'
+import { headerText, sessionPath, tempRoot, waitFor } from '../test-support/live-test-kit.ts'
 
 /** What was observed, in the table's terms; `says` is the message text the answer carried. */
 type HttpObserved = { kind: 'http'; status: number; says: string }

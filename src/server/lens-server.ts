@@ -24,13 +24,13 @@ import {
   signInCookie,
   signedIn,
   type TrustPolicy,
-} from './request-trust.ts'
-import { readLogHeader } from './log-header.ts'
-import { SessionCatalog } from './session-catalog.ts'
-import { serveStatic } from './static-files.ts'
-import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream-connection.ts'
-import type { SessionTail } from './session-tail.ts'
-import { TailRegistry } from './tail-registry.ts'
+} from './http/request-trust.ts'
+import { readLogHeader } from './catalog/log-header.ts'
+import { SessionCatalog } from './catalog/session-catalog.ts'
+import { serveStatic } from './http/static-files.ts'
+import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream/stream-connection.ts'
+import type { SessionTail } from './tail/session-tail.ts'
+import { TailRegistry } from './tail/tail-registry.ts'
 
 export interface LensServerOptions {
   /** Session files, session directories or sessions roots to serve (read-only). */

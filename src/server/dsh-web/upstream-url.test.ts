@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseServeArgs, ServeUsageError } from '../serve-command.ts'
+import { parseServeArgs, ServeUsageError } from '../../cli/serve-command.ts'
 import { parseUpstreamUrl, remoteUpstreamWarning } from './upstream-url.ts'
 
 describe('--dsh [URL]', () => {
