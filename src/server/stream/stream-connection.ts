@@ -19,7 +19,8 @@ import { mergeSessionLists } from '../dsh-web/host-catalog.ts'
 import type { PathGuard } from '../path-guard.ts'
 import type { CatalogUpdate, SessionCatalog } from '../catalog/session-catalog.ts'
 import type { MergedSessions } from '../dsh-web/merged-sessions.ts'
-import { Subscription, type FollowedLog, type Paused, type StreamLimits, type SubscriptionHost } from './subscription.ts'
+import type { FollowedLog } from '../tail/followed-log.ts'
+import { Subscription, type Paused, type StreamLimits, type SubscriptionHost } from './subscription.ts'
 import type { TailRegistry } from '../tail/tail-registry.ts'
 
 export interface StreamContext {

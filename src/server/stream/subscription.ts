@@ -5,40 +5,8 @@
  */
 
 import type { ContentChecksum } from '../../core/index.ts'
-import type { ResetReason, ServerMessage, UpstreamState } from '../../live/protocol.ts'
-import type { Defect } from '../tail/record-assembler.ts'
-import type { TailListener } from '../tail/session-tail.ts'
-import type { Batch } from '../tail/tail-cursor.ts'
-
-/** A read position in a followed log: batches of record lines from `nextSeq` on. */
-export interface LogCursor {
-  readonly nextSeq: number
-  /** Up to `maxEvents` events and about `maxBytes` of text; null when at the head (or the log was reset). */
-  next(maxEvents: number, maxBytes: number): Promise<Batch | null>
-}
-
-/**
- * What a subscription follows: a log file on disk (SessionTail) or a session of the dsh web host (HostSession). Both
- * tell their listeners when they grew, were reset or changed status, and hand out cursors by seq.
- */
-export interface FollowedLog {
-  readonly epoch: string | null
-  readonly headerLine: string | null
-  readonly encoding: 'zstd' | 'jsonl' | 'dsh-web' | null
-  readonly headSeq: number
-  readonly turnOpen: boolean
-  readonly missing: boolean
-  readonly corrupt: string | undefined
-  readonly defects: readonly Defect[]
-  readonly halt: Defect | undefined
-  readonly sizeBytes: number
-  readonly mtimeMs: number
-  /** The dsh web host's extra status (a file has none). */
-  readonly host?: { readonly running: boolean; readonly upstream: UpstreamState; readonly title: string | null }
-  addListener(listener: TailListener): void
-  removeListener(listener: TailListener): void
-  openCursor(fromSeq: number, checksum: ContentChecksum | undefined): LogCursor
-}
+import type { ResetReason, ServerMessage } from '../../live/protocol.ts'
+import type { Defect, FollowListener, FollowedLog, LogCursor } from '../tail/followed-log.ts'
 
 export interface SubscriptionHost {
   send(message: ServerMessage): void
@@ -62,7 +30,7 @@ interface Want {
   readonly epoch?: string
 }
 
-export class Subscription implements TailListener {
+export class Subscription implements FollowListener {
   paused: Paused = null
   sentBytes = 0
   private cursor: LogCursor | null = null

@@ -6,19 +6,9 @@
  */
 
 import type { DiagnosticCode } from '../../core/index.ts'
+import type { Defect } from './followed-log.ts'
 import type { PlainLine, ReaderDefect } from './plain-lines.ts'
 import { parseRecordLine, type RecordLine } from './record-line.ts'
-
-export interface Defect {
-  readonly diagnostic: DiagnosticCode
-  readonly message: string
-  /** File offset of the defective line (JSONL) or frame (zstd). */
-  readonly offset: number
-  /** 1-based plaintext line (header = 1), when the defect is a line (a lost zstd frame has none). */
-  readonly line?: number
-  /** Last seq accepted before the defect (-1 before the first record). */
-  readonly afterSeq: number
-}
 
 export interface AssemblerSink {
   /** A record in seq order; `indexAt` is a file offset from which re-reading reproduces it (its lead included), or null. */

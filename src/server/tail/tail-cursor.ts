@@ -1,22 +1,31 @@
 /**
- * A subscription's read position in a SessionTail: batches of records from any seq, taken from the
- * in-memory ring when it reaches back far enough, else re-read from disk starting at the nearest index
- * entry. It holds at most one read chunk of decoded records, so a slow client costs bounded memory.
- * Seqs lost to a defect carry no data, so they do not count against the batch's event limit: a batch that
- * reaches a record with a lead covers the lost seqs, the defective lines and then the record.
+ * A subscription's read position in a SessionTail (seen as a `CursorSource`, so the two never import each other):
+ * batches of records from any seq, taken from the in-memory ring when it reaches back far enough, else re-read from
+ * disk starting at the nearest index entry. It holds at most one read chunk of decoded records, so a slow client
+ * costs bounded memory. Seqs lost to a defect carry no data, so they do not count against the batch's event limit: a
+ * batch that reaches a record with a lead covers the lost seqs, the defective lines and then the record.
  */
 
 import { PlainLineReader } from './plain-lines.ts'
 import { RecordAssembler } from './record-assembler.ts'
 import { recordBytes, sliceRecordText, startSeqOf, type RecordLine } from './record-line.ts'
-import type { SessionTail } from './session-tail.ts'
+import type { IndexEntry } from './record-ring.ts'
 import type { ContentChecksum } from '../../core/index.ts'
+import type { Batch, LogCursor } from './followed-log.ts'
 
-export interface Batch {
-  readonly fromSeq: number
-  readonly toSeq: number
-  readonly lines: string[]
-  readonly bytes: number
+/** What a cursor reads from: the file tail's accepted records, its ring and index, and positional reads. */
+export interface CursorSource {
+  readonly headSeq: number
+  /** Bumped on every reset: a cursor of an older generation stops. */
+  readonly generation: number
+  readonly encoding: 'zstd' | 'jsonl' | null
+  /** Bytes the tail has judged: a cursor never reads past them. */
+  readonly committedBytes: number
+  /** First seq held in memory (Infinity when none). */
+  readonly ringFirstSeq: number
+  ringFrom(seq: number): RecordLine[]
+  seek(seq: number): IndexEntry & { skipHeader: boolean }
+  readAt(position: number, length: number, generation: number): Promise<Uint8Array | null>
 }
 
 interface DiskState {
@@ -29,12 +38,12 @@ interface DiskState {
 
 const DISK_READ_BYTES = 256 * 1024
 
-export class TailCursor {
+export class TailCursor implements LogCursor {
   private disk: DiskState | undefined
   private reader: PlainLineReader | undefined
 
   constructor(
-    private readonly tail: SessionTail,
+    private readonly tail: CursorSource,
     /** Next seq to hand out. */
     public nextSeq: number,
     private readonly checksum: ContentChecksum | undefined,
