@@ -18,7 +18,8 @@ import { zstdFrame, zstdFrames } from '../../test-support/zstd-frames.ts'
 import { scanDigest, type DigestState, type FileIdentity } from './digest-scan.ts'
 import { headerText, waitFor } from '../../test-support/live-test-kit.ts'
 import { PathGuard } from '../path-guard.ts'
-import { SessionCatalog, type CatalogUpdate } from './session-catalog.ts'
+import type { CatalogUpdate } from './catalog-watchers.ts'
+import { SessionCatalog } from './session-catalog.ts'
 
 const line = (event: Record<string, unknown>): string => JSON.stringify(event) + '\n'
 const turnStart = (seq: number): string => line({ type: 'turn/start', seq, time: seq, data: { turn: 1 } })
