@@ -28,7 +28,9 @@ import {
 import { readLogHeader } from './catalog/log-header.ts'
 import { SessionCatalog } from './catalog/session-catalog.ts'
 import { serveStatic } from './http/static-files.ts'
-import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream/stream-connection.ts'
+import { FileSources, HostAndFileSources } from './stream/session-sources.ts'
+import { StreamConnection, type ConnectionStats } from './stream/stream-connection.ts'
+import { WS_MAX_PAYLOAD_BYTES, type StreamContext } from './stream/stream-context.ts'
 import type { SessionTail } from './tail/session-tail.ts'
 import { TailRegistry } from './tail/tail-registry.ts'
 
@@ -219,12 +221,10 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
           },
           note: (what) => note(options.dsh?.url.host ?? 'dsh-web', what),
         })
-  const ctx = {
-    registry,
-    catalog,
-    guard,
-    upstream,
-    merged: upstream === undefined ? undefined : new MergedSessions(catalog, upstream),
+  const files = new FileSources(catalog, guard, registry)
+  const ctx: StreamContext = {
+    // With a dsh web host the connections list and follow its sessions too: decided here, once.
+    sources: upstream === undefined ? files : new HostAndFileSources(files, upstream, new MergedSessions(catalog, upstream)),
     limits: {
       highWaterBytes: options.highWaterBytes ?? 8 * 1024 * 1024,
       maxBatchEvents: options.maxBatchEvents ?? 500,

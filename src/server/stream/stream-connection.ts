@@ -1,58 +1,17 @@
 /**
- * One authenticated `/v1/stream` socket: hello/welcome, list, subscribe/ack/unsubscribe dispatch, heartbeats
- * both ways (app ping carrying each sub's last seq, plus WebSocket pings), and termination of a peer that
- * has gone silent. All per-socket buffering is bounded by the subscriptions' high-water check.
+ * One authenticated `/v1/stream` socket: its messages checked and handed to their handlers (client-handlers.ts), its
+ * subscriptions and session watches, heartbeats both ways (app ping carrying each sub's last seq, plus WebSocket
+ * pings), and termination of a peer that has gone silent. All per-socket buffering is bounded by the subscriptions'
+ * high-water check.
  */
 
 import type { WebSocket } from 'ws'
-import {
-  MAX_CLIENT_MESSAGE_BYTES,
-  PROTOCOL_VERSION,
-  type ClientMessage,
-  type ErrorCode,
-  type ServerMessage,
-  type SourceRef,
-} from '../../live/protocol.ts'
+import { MAX_CLIENT_MESSAGE_BYTES, type ErrorCode, type ServerMessage, type SourceRef } from '../../live/protocol.ts'
+import { handleClientMessage, type ClientScope } from './client-handlers.ts'
 import { parseClientMessage } from './client-message.ts'
-import type { DshWebUpstream } from '../dsh-web/dsh-web-upstream.ts'
-import { mergeSessionLists } from '../dsh-web/host-catalog.ts'
-import type { PathGuard } from '../path-guard.ts'
-import type { CatalogUpdate } from '../catalog/catalog-watchers.ts'
-import type { SessionCatalog } from '../catalog/session-catalog.ts'
-import type { MergedSessions } from '../dsh-web/merged-sessions.ts'
-import type { FollowedLog } from '../tail/followed-log.ts'
-import { Subscription, type Paused, type StreamLimits, type SubscriptionHost } from './subscription.ts'
-import type { TailRegistry } from '../tail/tail-registry.ts'
+import type { StreamContext } from './stream-context.ts'
+import { Subscription, type Paused, type SubscriptionHost } from './subscription.ts'
 
-export interface StreamContext {
-  readonly registry: TailRegistry
-  readonly catalog: SessionCatalog
-  readonly guard: PathGuard
-  /** The dsh web host, when the server is attached to one (`--dsh`), and the list merged with it. */
-  readonly upstream: DshWebUpstream | undefined
-  readonly merged: MergedSessions | undefined
-  readonly limits: StreamLimits
-  readonly serverId: string
-  readonly heartbeatMs: number
-  /** Silence (no message, no pong) after which the peer is considered gone. */
-  readonly deadMs: number
-  readonly defaultWindow: number
-  readonly maxWindow: number
-  readonly maxSubscriptions: number
-  /** Unread bytes above the high-water mark for this long: the peer is cut off as a slow consumer. */
-  readonly stallMs: number
-  /** Record a refusal or cut-off (the server's incident log). */
-  readonly note: (peer: string, what: string) => void
-}
-
-/**
- * What `ws` itself accepts before closing with 1009 (no reason): far above the protocol's 64 KiB, so a message in
- * between is read and refused with a clear `message-too-large`, and memory per message stays bounded.
- */
-export const WS_MAX_PAYLOAD_BYTES = 1024 * 1024
-
-/** Logs up to this size are scanned before `list` answers (bigger ones say `turnOpen: null` until scanned). */
-const LIST_SCAN_BYTES = 32 * 1024 * 1024
 /** Catalog watches one connection may hold (a page needs one). */
 const MAX_WATCHES = 4
 
@@ -64,9 +23,9 @@ export interface ConnectionStats {
   readonly subs: ReadonlyArray<{ sub: string; sentSeq: number; acked: number; paused: Paused; sentBytes: number }>
 }
 
-export class StreamConnection implements SubscriptionHost {
+export class StreamConnection implements SubscriptionHost, ClientScope {
   private readonly subs = new Map<string, { subscription: Subscription; release(): void }>()
-  private hello = false
+  greeted = false
   private lastHeard = Date.now()
   private readonly heartbeat: NodeJS.Timeout
   private retry: NodeJS.Timeout | undefined
@@ -77,7 +36,7 @@ export class StreamConnection implements SubscriptionHost {
 
   constructor(
     private readonly ws: WebSocket,
-    private readonly ctx: StreamContext,
+    readonly ctx: StreamContext,
     readonly peer = 'unknown',
   ) {
     ws.on('message', (data, isBinary) => {
@@ -168,12 +127,12 @@ export class StreamConnection implements SubscriptionHost {
     if (this.open) this.ws.ping()
   }
 
-  private error(code: ErrorCode, message: string, extra: { sub?: string; req?: string } = {}): void {
+  error(code: ErrorCode, message: string, extra: { sub?: string; req?: string } = {}): void {
     this.send({ type: 'error', code, message, fatal: false, ...extra })
   }
 
   /** Say why, close with the code as the reason, and destroy the socket if the peer does not take the close. */
-  private fatal(code: ErrorCode, message: string, closeCode = 1008): void {
+  fatal(code: ErrorCode, message: string, closeCode = 1008): void {
     if (this.closed) return
     this.ctx.note(this.peer, `closed ${closeCode} ${code}: ${message}`)
     this.send({ type: 'error', code, message, fatal: true })
@@ -186,151 +145,51 @@ export class StreamConnection implements SubscriptionHost {
     const parsed = parseClientMessage(text)
     if (!parsed.ok) return this.fatal('bad-request', parsed.why)
     const message = parsed.message
-    if (!this.hello && message.type !== 'hello') return this.fatal('bad-request', 'the first message must be hello')
+    if (!this.greeted && message.type !== 'hello') return this.fatal('bad-request', 'the first message must be hello')
     try {
-      await this.dispatch(message)
+      await handleClientMessage(this, message)
     } catch (error) {
       this.error('internal', `internal error: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
 
-  private async dispatch(message: ClientMessage): Promise<void> {
-    switch (message.type) {
-      case 'hello': {
-        if (this.hello) return this.error('bad-request', 'hello was already received')
-        if (message.protocol !== PROTOCOL_VERSION) {
-          return this.fatal(
-            'unsupported-protocol',
-            `this server speaks dsh-viewer protocol ${PROTOCOL_VERSION}, not ${message.protocol}`,
-          )
-        }
-        this.hello = true
-        const { limits, ctx } = { limits: this.ctx.limits, ctx: this.ctx }
-        this.send({
-          type: 'welcome',
-          protocol: PROTOCOL_VERSION,
-          server: 'dsh-lens-serve/0.1',
-          serverId: ctx.serverId,
-          heartbeatMs: ctx.heartbeatMs,
-          defaultWindow: ctx.defaultWindow,
-          maxWindow: ctx.maxWindow,
-          maxBatchEvents: limits.maxBatchEvents,
-          maxBatchBytes: limits.maxBatchBytes,
-        })
-        for (const r of message.resume ?? []) {
-          await this.subscribe(r.sub, r.source, r.lastSeq + 1, r.epoch, r.window)
-        }
-        return
-      }
-      case 'list': {
-        const catalog = this.ctx.catalog
-        await catalog.refresh()
-        // A list answers with the turn facts of every log small enough to read now (cached per file).
-        await catalog.scanNow(LIST_SCAN_BYTES)
-        const host = this.ctx.upstream === undefined ? undefined : await this.ctx.upstream.items()
-        this.send({
-          type: 'sessions',
-          req: message.req,
-          items: host === undefined ? catalog.items() : mergeSessionLists(catalog.items(), host),
-          scan: catalog.progress(),
-          roots: catalog.rootsInfo(),
-        })
-        return
-      }
-      case 'watch-sessions':
-        return this.watchSessions(message.req)
-      case 'unwatch-sessions':
-        this.watches.get(message.req)?.()
-        this.watches.delete(message.req)
-        return
-      case 'subscribe':
-        return this.subscribe(message.sub, message.source, message.fromSeq ?? 0, message.epoch, message.window)
-      case 'ack': {
-        const sub = this.subs.get(message.sub)?.subscription
-        if (sub === undefined) return this.error('bad-request', `ack for unknown sub "${message.sub}"`, { sub: message.sub })
-        sub.ack(message.seq)
-        return
-      }
-      case 'unsubscribe':
-        this.drop(message.sub)
-        return
-      case 'ping':
-        this.send({ type: 'pong', t: message.t })
-        return
-      case 'pong':
-        return
-    }
+  subscription(sub: string): Subscription | undefined {
+    return this.subs.get(sub)?.subscription
   }
 
   /**
-   * The first answer is the catalog as it is after a refresh (headers, and whatever digests are cached); every change
-   * after it comes as `sessions-changed`. Changes the catalog announced before that first answer are in it already.
+   * The first answer is the list as it is (the catalog after a refresh, with the host's sessions when attached); every
+   * change after it comes as `sessions-changed`. Changes announced before that first answer are in it already.
    */
-  private async watchSessions(req: string): Promise<void> {
+  async watchSessions(req: string): Promise<void> {
     if (this.watches.has(req)) return this.error('bad-request', `already watching sessions as "${req}"`, { req })
     if (this.watches.size >= MAX_WATCHES)
       return this.error('bad-request', `at most ${MAX_WATCHES} session watches per connection`, { req })
-    const catalog = this.ctx.catalog
-    const merged = this.ctx.merged
     let answered = false
-    const send = (update: CatalogUpdate): void => {
+    const watch = this.ctx.sources.watch((update) => {
       if (answered) this.send({ type: 'sessions-changed', req, ...update })
-    }
-    // With a dsh web host, the host's sessions and the files are watched as one list (a session in both, once).
-    const watch = merged?.watch(send)
-    const unwatch = watch === undefined ? catalog.watch(send) : () => watch.stop()
+    })
+    const unwatch = (): void => watch.stop()
     this.watches.set(req, unwatch)
-    // Listed at once from what the catalog knows (the server refreshed it at start-up); what a refresh finds since
-    // comes as changes. Only a catalog never refreshed is waited for.
-    const refreshing = catalog.refresh().catch(() => undefined)
-    if (!catalog.ready) await refreshing
+    const first = await watch.first()
     if (this.closed || this.watches.get(req) !== unwatch) return
-    const items = watch === undefined ? catalog.items() : watch.snapshot()
-    this.send({ type: 'sessions', req, items, scan: catalog.progress(), roots: catalog.rootsInfo() })
+    this.send({ type: 'sessions', req, ...first })
     answered = true
   }
 
-  private async resolve(source: Extract<SourceRef, { kind: 'file' }>): Promise<string | undefined> {
-    if ('path' in source) return this.ctx.guard.resolveFile(source.path)
-    let path = this.ctx.catalog.pathOf(source.sessionId)
-    if (path === undefined) {
-      await this.ctx.catalog.refresh()
-      path = this.ctx.catalog.pathOf(source.sessionId)
-    }
-    // The catalog only lists fenced paths, but re-check: the file may have been swapped for a symlink since.
-    return path === undefined ? undefined : this.ctx.guard.resolveFile(path)
+  unwatchSessions(req: string): void {
+    this.watches.get(req)?.()
+    this.watches.delete(req)
   }
 
-  /** The followed log for a source and how to let go of it, or why there is none. */
-  private async follow(source: SourceRef): Promise<{ log: FollowedLog; release(): void } | { missing: string; code: ErrorCode }> {
-    if (source.kind === 'dsh-web') {
-      const upstream = this.ctx.upstream
-      if (upstream === undefined)
-        return { code: 'not-found', missing: 'this server is not attached to a dsh web host (start it with --dsh)' }
-      if (!(await upstream.knows(source.sessionId))) {
-        const why = upstream.state === 'connected' ? 'does not list' : `cannot be asked (${upstream.state})`
-        return { code: 'upstream-unavailable', missing: `the dsh web host ${why} session "${source.sessionId}"` }
-      }
-      const session = upstream.acquire(source.sessionId)
-      return { log: session, release: () => upstream.release(session) }
-    }
-    const path = await this.resolve(source)
-    if (path === undefined) {
-      const what = 'path' in source ? `path "${source.path}"` : `session "${source.sessionId}"`
-      return { code: 'not-found', missing: `${what} is not a session log below the served paths` }
-    }
-    const tail = this.ctx.registry.acquire(path)
-    return { log: tail, release: () => this.ctx.registry.release(tail) }
-  }
-
-  private async subscribe(
+  async subscribe(
     sub: string,
     source: SourceRef,
     fromSeq: number,
     epoch: string | undefined,
     window: number | undefined,
   ): Promise<void> {
-    const found = await this.follow(source)
+    const found = await this.ctx.sources.follow(source)
     if ('missing' in found) {
       if (!this.closed) this.error(found.code, found.missing, { sub })
       return
@@ -354,7 +213,7 @@ export class StreamConnection implements SubscriptionHost {
     subscription.start()
   }
 
-  private drop(sub: string): void {
+  drop(sub: string): void {
     const existing = this.subs.get(sub)
     if (existing === undefined) return
     this.subs.delete(sub)
