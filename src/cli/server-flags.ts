@@ -4,7 +4,7 @@
  * them and throws its own usage error (`fail`).
  */
 
-import { parseUpstreamUrl, readDshFlag } from '../server/dsh-web/upstream-url.ts'
+import { parseUpstreamUrl, readDshFlag } from './dsh-flag.ts'
 
 export interface ServerFlags {
   /** null: the command's default. */

@@ -4,7 +4,7 @@
  * explicitly, and the caller prints a warning (the session contents cross the network, unencrypted over http).
  */
 
-import { isLoopbackHost } from '../http/request-trust.ts'
+import { isLoopbackHost } from '../server/http/request-trust.ts'
 
 export const DEFAULT_DSH_URL = 'http://127.0.0.1:3080'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { parseServeArgs, ServeUsageError } from '../../cli/serve-command.ts'
-import { parseUpstreamUrl, remoteUpstreamWarning } from './upstream-url.ts'
+import { parseServeArgs, ServeUsageError } from './serve-command.ts'
+import { parseUpstreamUrl, remoteUpstreamWarning } from './dsh-flag.ts'
 
 describe('--dsh [URL]', () => {
   it('defaults to the harness default address; the URL is optional, a following PATH stays a PATH', () => {
