@@ -8,7 +8,6 @@ import { WebSocket } from 'ws'
 import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX, type ServerMessage } from '../../live/protocol.ts'
 import { startLensServer, type LensServer } from '../lens-server.ts'
 import { headerText, sessionPath, tempRoot } from '../../test-support/live-test-kit.ts'
-import { defaultSessionsRoot, parseServeArgs, ServeUsageError } from '../../cli/serve-command.ts'
 
 let server: LensServer
 let root: string
@@ -174,27 +173,6 @@ describe('static files', () => {
     expect((await httpGet('/..%2f..%2fetc%2fpasswd')).status).toBe(404)
     expect((await httpGet('/leak.txt')).status).toBe(404)
     expect((await httpGet('/v1/stream')).status).toBe(426)
-  })
-})
-
-describe('serve flags', () => {
-  test('parses paths and flags; bad flags fail loudly', () => {
-    expect(parseServeArgs(['a', '--port', '0', '--host', '::1', 'b', '--demo'])).toMatchObject({
-      paths: ['a', 'b'],
-      port: 0,
-      host: '::1',
-      demo: true,
-    })
-    expect(() => parseServeArgs(['--port', 'x'])).toThrow(ServeUsageError)
-    expect(() => parseServeArgs(['--port'])).toThrow(/needs a value/)
-    expect(() => parseServeArgs(['--bogus'])).toThrow(/unknown flag/)
-    expect(() => parseServeArgs(['--allow-origin', 'evil'])).toThrow(ServeUsageError)
-  })
-
-  test('the default root is $DSH_HOME/sessions, or ~/.dsh/sessions when DSH_HOME is unset or blank', () => {
-    expect(defaultSessionsRoot({ DSH_HOME: '/x/h' })).toBe('/x/h/sessions')
-    expect(defaultSessionsRoot({ DSH_HOME: '  ' })).toMatch(/\/\.dsh\/sessions$/)
-    expect(defaultSessionsRoot({})).toMatch(/\/\.dsh\/sessions$/)
   })
 })
 
