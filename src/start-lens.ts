@@ -8,7 +8,7 @@ import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
 import { pageSource, servedMarker } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
-import { themeChartColors } from './ui/panes/context-chart/theme-colors.ts'
+import { themeChartColors } from './ui/shared/theme-colors.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
 export const store = createLensStore(createWorkerClient())

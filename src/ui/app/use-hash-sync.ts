@@ -10,7 +10,7 @@ import { useEffect } from 'react'
 import type { LensState, LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
-import { formatHash, parseHash } from './location-hash.ts'
+import { formatHash, parseHash } from '../shared/location-hash.ts'
 import { applyStepHash, hashStepOf } from '../panes/request/request-hash.ts'
 import { withStepParam } from '../panes/request/step-hash.ts'
 

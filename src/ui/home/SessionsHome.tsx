@@ -15,7 +15,7 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useStore } from 'zustand'
 import type { LiveController } from '../live/live-controller.ts'
-import { formatBytes } from '../app/format-bytes.ts'
+import { formatBytes } from '../shared/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { homeGroups, hostBadge, relativeTime, rowSource, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'

@@ -14,7 +14,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import { openSession, useBundleStore } from './bundle-store.ts'
 import { SESSIONS_TOGGLE_ID } from './SessionsControls.tsx'
 import { SessionTree, treeRows } from './SessionTree.tsx'
-import { shortcutFor } from '../app/shortcuts.ts'
+import { shortcutFor } from '../shared/shortcuts.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
