@@ -9,9 +9,10 @@ import { openInitialSource } from './ui/app/initial-source.ts'
 import { pageSource, servedMarker } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
 import { themeChartColors } from './ui/shared/theme-colors.ts'
+import { createLineageClient } from './worker/lineage-client.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
-export const store = createLensStore(createWorkerClient())
+export const store = createLensStore({ lens: createWorkerClient(), lineage: createLineageClient() })
 /** What this page opens (read once: later navigation within the page is the controllers' business). */
 export const source = pageSource(window.location.search, servedMarker(document))
 openInitialSource(store, source)

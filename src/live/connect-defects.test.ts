@@ -18,7 +18,7 @@ test('a bad line mid-log: the diagnostics list it at its line, the events after 
   await writeFile(path, head)
   const server = await startLensServer({ roots: [root], pollMs: 100 })
   cleanup.push(() => server.close())
-  const store = createLensStore(createInThreadClient())
+  const store = createLensStore({ lens: createInThreadClient() })
   cleanup.push(() => store.client.dispose())
   const controller = new LiveController(store, { ws: server.streamUrl, token: server.token, session: 'session-bad' }, wsFactory())
   cleanup.push(() => controller.stop())

@@ -29,7 +29,7 @@ test('picker list, live feed into the store, follow, pause on scrub, resume, and
   await writeFile(child, headerText('session-ui-child', { parentSession: 'session-ui', origin: 'subagent' }) + '\n' + user(0))
   const server = await startLensServer({ roots: [root], pollMs: 250 })
   cleanup.push(() => server.close())
-  const store = createLensStore(createInThreadClient())
+  const store = createLensStore({ lens: createInThreadClient() })
   cleanup.push(() => store.client.dispose())
   const controller = new LiveController(store, { ws: server.streamUrl, token: server.token, session: null }, wsFactory())
   cleanup.push(() => controller.stop())

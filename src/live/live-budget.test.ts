@@ -19,7 +19,7 @@ test('past the budget a live log keeps its prefix, says so, and the controller s
   await writeFile(path, header + user(0) + user(1))
   const server = await startLensServer({ roots: [root], pollMs: 100 })
   cleanup.push(() => server.close())
-  const store = createLensStore(createInThreadClient({ decodedBytesBudget: BUDGET }))
+  const store = createLensStore({ lens: createInThreadClient({ decodedBytesBudget: BUDGET }) })
   cleanup.push(() => store.client.dispose())
   const controller = new LiveController(
     store,

@@ -20,41 +20,47 @@ export interface SelectionSlice {
   refreshDetail: () => void
 }
 
-export const createSelectionSlice: LensSliceCreator<SelectionSlice> = (client) => (set, get) => {
-  let request = 0
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const fetchDetail = (): void => {
-    const { selected, cursor, loadGeneration } = get()
-    if (selected === null) return
-    const mine = ++request
-    client
-      .query('detail', { index: selected, cursor })
-      .then((detail) => {
-        if (mine === request && get().loadGeneration === loadGeneration) set({ detail })
-      })
-      .catch((error: unknown) => console.error(error))
+export const createSelectionSlice: LensSliceCreator<SelectionSlice> =
+  ({ lens: client }) =>
+  (set, get) => {
+    let request = 0
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const fetchDetail = (): void => {
+      const { selected, cursor, loadGeneration } = get()
+      if (selected === null) return
+      const mine = ++request
+      client
+        .query('detail', { index: selected, cursor })
+        .then((detail) => {
+          if (mine === request && get().loadGeneration === loadGeneration) set({ detail })
+        })
+        .catch((error: unknown) => console.error(error))
+    }
+    return {
+      selected: null,
+      selectedFrom: null,
+      detail: null,
+      select: (index, from) => {
+        set({
+          selected: index,
+          selectedFrom: index === null ? null : from,
+          detail: index === get().selected ? get().detail : null,
+        })
+        if (index !== null) fetchDetail()
+      },
+      selectSeq: async (seq, from, moveCursor) => {
+        const summary = get().summary
+        if (summary === null) return
+        const index = indexOfSeqInSummary(summary, seq) ?? (await client.query('index-of-seq', { seq }))
+        if (index < 0) return
+        if (moveCursor) get().setCursor(index)
+        get().select(index, from)
+      },
+      refreshDetail: () => {
+        if (get().selected === null) return
+        // During a drag the counterparts change every frame; one detail request per settled frame is enough.
+        clearTimeout(timer)
+        timer = setTimeout(fetchDetail, 16)
+      },
+    }
   }
-  return {
-    selected: null,
-    selectedFrom: null,
-    detail: null,
-    select: (index, from) => {
-      set({ selected: index, selectedFrom: index === null ? null : from, detail: index === get().selected ? get().detail : null })
-      if (index !== null) fetchDetail()
-    },
-    selectSeq: async (seq, from, moveCursor) => {
-      const summary = get().summary
-      if (summary === null) return
-      const index = indexOfSeqInSummary(summary, seq) ?? (await client.query('index-of-seq', { seq }))
-      if (index < 0) return
-      if (moveCursor) get().setCursor(index)
-      get().select(index, from)
-    },
-    refreshDetail: () => {
-      if (get().selected === null) return
-      // During a drag the counterparts change every frame; one detail request per settled frame is enough.
-      clearTimeout(timer)
-      timer = setTimeout(fetchDetail, 16)
-    },
-  }
-}
