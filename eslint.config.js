@@ -96,12 +96,6 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [BROWSER_ONLY],
-        },
-      ],
       // Log content is untrusted: it reaches the DOM as text only (SECURITY.md, "The viewer").
       'no-restricted-syntax': ['error', ...NO_HTML_SINKS],
     },

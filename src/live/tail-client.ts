@@ -70,7 +70,13 @@ export interface SubscriptionHandlers {
   onError?(error: StreamError): void
 }
 
-export interface TailClientOptions {
+/** Who hears a connection's status and its errors (the options' handlers, or `listen`'s). */
+export interface ConnectionListener {
+  onStatus?(status: LiveStatus, detail?: string): void
+  onError?(error: StreamError & { sub?: string }): void
+}
+
+export interface TailClientOptions extends ConnectionListener {
   /** `ws://host:port/v1/stream` (from the page's `?ws=`). */
   readonly url: string
   readonly token?: string
@@ -81,8 +87,6 @@ export interface TailClientOptions {
   readonly backoff?: BackoffOptions
   /** Credit window per subscription, in events. */
   readonly window?: number
-  onStatus?(status: LiveStatus, detail?: string): void
-  onError?(error: StreamError & { sub?: string }): void
 }
 
 /** The sessions list as a watcher keeps it: the whole list on every (re)connect, then what changed. */
@@ -131,8 +135,16 @@ export class TailClient {
   // Events/s over a sliding window of one-second buckets.
   private readonly rate: Array<{ t: number; n: number }> = []
 
+  private listener: ConnectionListener
+
   constructor(private readonly options: TailClientOptions) {
     this.backoff = new Backoff(options.backoff)
+    this.listener = options
+  }
+
+  /** Hear the connection's status and errors from now on (a client made before its owner: the page's entry). */
+  listen(listener: ConnectionListener): void {
+    this.listener = listener
   }
 
   get status(): LiveStatus {
@@ -209,7 +221,7 @@ export class TailClient {
     const error: StreamError = { code: 'bad-request', message: `not subscribed: ${problem}`, fatal: true }
     queueMicrotask(() => {
       handlers.onError?.(error)
-      this.options.onError?.({ ...error, sub })
+      this.listener.onError?.({ ...error, sub })
     })
     return { sub, lastSeq: -1, epoch: null, unsubscribe: () => undefined }
   }
@@ -222,7 +234,7 @@ export class TailClient {
   private setStatus(status: LiveStatus, detail?: string): void {
     if (this.statusValue === status) return
     this.statusValue = status
-    this.options.onStatus?.(status, detail)
+    this.listener.onStatus?.(status, detail)
   }
 
   private open(): void {
@@ -384,7 +396,7 @@ export class TailClient {
       ...(message.diagnostic === undefined ? {} : { diagnostic: message.diagnostic }),
     }
     if (s !== undefined) s.handlers.onError?.(error)
-    this.options.onError?.({ ...error, ...(message.sub === undefined ? {} : { sub: message.sub }) })
+    this.listener.onError?.({ ...error, ...(message.sub === undefined ? {} : { sub: message.sub }) })
     if (message.req !== undefined) {
       this.lists.get(message.req)?.reject(new Error(message.message))
       this.lists.delete(message.req)

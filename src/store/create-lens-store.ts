@@ -14,6 +14,7 @@ import { createSearchSlice } from './slices/search-slice.ts'
 import { createRequestSlice } from './slices/request-slice.ts'
 import { createReplaySlice } from './slices/replay-slice.ts'
 import { createBundleSlice } from './slices/bundle-slice.ts'
+import { createLiveSlice } from './slices/live-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import type { LineageClient } from '../protocol/lineage.ts'
@@ -28,10 +29,11 @@ const NO_LINEAGE: LineageClient = {
 
 /**
  * @param clients `lens`: the worker proxy that owns the data (`createWorkerClient()` in the app,
- * `createInThreadClient()` in tests); `lineage`: the sessions bundle's scanner (`createLineageClient()`).
+ * `createInThreadClient()` in tests); `lineage`: the sessions bundle's scanner (`createLineageClient()`); `live`: the
+ * companion server's client and the page's parameters, when the page follows one (its `startLive()` connects).
  */
 export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<LensClients>): LensStore {
-  const all: LensClients = { lineage: NO_LINEAGE, ...clients }
+  const all: LensClients = { lineage: NO_LINEAGE, live: null, ...clients }
   const store = createStore<LensState>()((...a) => ({
     ...createSourceSlice(all)(...a),
     ...createCursorSlice(all)(...a),
@@ -42,6 +44,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createRequestSlice(all)(...a),
     ...createReplaySlice(all)(...a),
     ...createBundleSlice(all)(...a),
+    ...createLiveSlice(all)(...a),
   }))
   return Object.assign(store, { client: all.lens })
 }

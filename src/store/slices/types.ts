@@ -12,6 +12,8 @@ import type { ReplaySlice } from './replay-slice.ts'
 import type { LensClient } from '../../protocol/lens-client.ts'
 import type { LineageClient } from '../../protocol/lineage.ts'
 import type { BundleSlice } from './bundle-slice.ts'
+import type { LiveSlice } from './live-slice.ts'
+import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
   CursorSlice &
@@ -21,7 +23,8 @@ export type LensState = SourceSlice &
   SearchSlice &
   RequestSlice &
   ReplaySlice &
-  BundleSlice
+  BundleSlice &
+  LiveSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */
 export interface LensClients {
@@ -29,6 +32,8 @@ export interface LensClients {
   readonly lens: LensClient
   /** The lineage worker: scans a set of logs for the sessions tree. */
   readonly lineage: LineageClient
+  /** The companion server, on a page opened by `?ws=` or served by `dsh-lens` (null: none). */
+  readonly live: LiveConnection | null
 }
 
 /** A slice creator, given the page's clients (the data lives behind them, not in the store). */

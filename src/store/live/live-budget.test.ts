@@ -2,12 +2,10 @@
 
 import { appendFile, writeFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
-import { startLensServer } from '../server/lens-server.ts'
-import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../test-support/live-test-kit.ts'
-import { cleanupAfterEach, userLine as user } from '../test-support/stream-test-kit.ts'
-import { createLensStore } from '../store/create-lens-store.ts'
-import { LiveController } from '../ui/live/live-controller.ts'
-import { createInThreadClient } from '../worker/in-thread-client.ts'
+import { startLensServer } from '../../server/lens-server.ts'
+import { headerText, sessionPath, tempRoot, waitFor } from '../../test-support/live-test-kit.ts'
+import { cleanupAfterEach, userLine as user } from '../../test-support/stream-test-kit.ts'
+import { liveStore } from '../../test-support/live-store.ts'
 
 const cleanup = cleanupAfterEach()
 const BUDGET = 4096
@@ -19,15 +17,13 @@ test('past the budget a live log keeps its prefix, says so, and the controller s
   await writeFile(path, header + user(0) + user(1))
   const server = await startLensServer({ roots: [root], pollMs: 100 })
   cleanup.push(() => server.close())
-  const store = createLensStore({ lens: createInThreadClient({ decodedBytesBudget: BUDGET }) })
-  cleanup.push(() => store.client.dispose())
-  const controller = new LiveController(
-    store,
+  const store = liveStore(
     { ws: server.streamUrl, token: server.token, session: 'session-budget' },
-    wsFactory(),
+    { decodedBytesBudget: BUDGET },
   )
-  cleanup.push(() => controller.stop())
-  controller.start()
+  cleanup.push(() => store.client.dispose())
+  cleanup.push(() => store.getState().stopLive())
+  store.getState().startLive()
   await waitFor('two events', () => store.getState().summary?.length === 2)
 
   // Grow it well past the budget, in appends the server sends as they land.
@@ -48,7 +44,7 @@ test('past the budget a live log keeps its prefix, says so, and the controller s
 
   // A later append reaches the controller, which stops following and says why.
   await appendFile(path, user(60))
-  await waitFor('following stopped', () => controller.view.getState().error !== null)
-  expect(controller.view.getState().error).toContain(`budget of ${BUDGET} decoded bytes after ${events} events`)
+  await waitFor('following stopped', () => store.getState().liveView.error !== null)
+  expect(store.getState().liveView.error).toContain(`budget of ${BUDGET} decoded bytes after ${events} events`)
   expect(store.getState().summary?.length).toBe(events)
 })

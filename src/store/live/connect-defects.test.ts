@@ -2,12 +2,10 @@
 
 import { appendFile, writeFile } from 'node:fs/promises'
 import { expect, test } from 'vitest'
-import { startLensServer } from '../server/lens-server.ts'
-import { headerText, sessionPath, tempRoot, waitFor, wsFactory } from '../test-support/live-test-kit.ts'
-import { createLensStore } from '../store/create-lens-store.ts'
-import { createInThreadClient } from '../worker/in-thread-client.ts'
-import { LiveController } from '../ui/live/live-controller.ts'
-import { cleanupAfterEach, userLine as user } from '../test-support/stream-test-kit.ts'
+import { startLensServer } from '../../server/lens-server.ts'
+import { headerText, sessionPath, tempRoot, waitFor } from '../../test-support/live-test-kit.ts'
+import { liveStore } from '../../test-support/live-store.ts'
+import { cleanupAfterEach, userLine as user } from '../../test-support/stream-test-kit.ts'
 
 const cleanup = cleanupAfterEach()
 
@@ -18,24 +16,23 @@ test('a bad line mid-log: the diagnostics list it at its line, the events after 
   await writeFile(path, head)
   const server = await startLensServer({ roots: [root], pollMs: 100 })
   cleanup.push(() => server.close())
-  const store = createLensStore({ lens: createInThreadClient() })
+  const store = liveStore({ ws: server.streamUrl, token: server.token, session: 'session-bad' })
   cleanup.push(() => store.client.dispose())
-  const controller = new LiveController(store, { ws: server.streamUrl, token: server.token, session: 'session-bad' }, wsFactory())
-  cleanup.push(() => controller.stop())
-  controller.start()
+  cleanup.push(() => store.getState().stopLive())
+  store.getState().startLive()
   await waitFor('two events', () => store.getState().summary?.length === 2)
 
   await appendFile(path, user(2).slice(0, 30) + '\n' + user(3) + user(4))
   await waitFor('the events after the bad line', () => store.getState().summary?.length === 4)
   const diagnostics = store.getState().summary?.diagnostics ?? []
   expect(diagnostics.find((d) => d.code === 'line-invalid-json')).toMatchObject({ line: 4 })
-  await waitFor('the defect noted', () => controller.view.getState().defects.length >= 1)
-  expect(controller.view.getState().defects[0]).toMatchObject({
+  await waitFor('the defect noted', () => store.getState().liveView.defects.length >= 1)
+  expect(store.getState().liveView.defects[0]).toMatchObject({
     code: 'corrupt',
     fatal: false,
     diagnostic: 'line-invalid-json',
     line: 4,
     offset: Buffer.byteLength(head),
   })
-  expect(controller.view.getState().error).toBeNull()
+  expect(store.getState().liveView.error).toBeNull()
 })
