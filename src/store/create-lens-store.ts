@@ -14,6 +14,7 @@ import { createSearchSlice } from './slices/search-slice.ts'
 import { createRequestSlice } from './slices/request-slice.ts'
 import { createReplaySlice } from './slices/replay-slice.ts'
 import { createBundleSlice } from './slices/bundle-slice.ts'
+import { createExportSlice } from './slices/export-slice.ts'
 import { createLiveSlice } from './slices/live-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
@@ -45,6 +46,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createReplaySlice(all)(...a),
     ...createBundleSlice(all)(...a),
     ...createLiveSlice(all)(...a),
+    ...createExportSlice(all)(...a),
   }))
   return Object.assign(store, { client: all.lens })
 }

@@ -4,7 +4,7 @@
  */
 
 import { nextMark, previousMark } from '../timeline-steps.ts'
-import type { CursorSnapshot } from '../../protocol/log-summary.ts'
+import { indexOfSeqInSummary, type CursorSnapshot } from '../../protocol/log-summary.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type MarkKind = 'surface' | 'replace' | 'turn' | 'diagnostic'
@@ -16,6 +16,8 @@ export interface CursorSlice {
   step: (delta: number) => void
   /** Jump to the previous (-1) or next (+1) mark of a kind; stays put when there is none. */
   jump: (kind: MarkKind, direction: -1 | 1) => void
+  /** The event index holding `seq` (-1: none): from the summary when it can say, else from the worker. */
+  indexOfSeq: (seq: number) => Promise<number>
 }
 
 export const createCursorSlice: LensSliceCreator<CursorSlice> =
@@ -53,6 +55,11 @@ export const createCursorSlice: LensSliceCreator<CursorSlice> =
         const cursor = get().cursor
         const target = direction > 0 ? nextMark(marks, cursor) : previousMark(marks, cursor)
         if (target !== undefined) get().setCursor(target)
+      },
+      indexOfSeq: async (seq) => {
+        const summary = get().summary
+        const known = summary === null ? null : indexOfSeqInSummary(summary, seq)
+        return known ?? client.query('index-of-seq', { seq })
       },
     }
   }

@@ -3,8 +3,7 @@
  * pane comes from the worker's detail answer (`surfaceCounterpart`, `transcriptCounterparts`), never from here.
  */
 
-import type { EventDetail } from '../../protocol/event-views.ts'
-import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
+import type { DetailTextChunk, DetailTextField, EventDetail } from '../../protocol/event-views.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type SelectionOrigin = 'transcript' | 'surface' | 'graph' | 'diagnostics' | 'inspector' | 'link'
@@ -18,6 +17,10 @@ export interface SelectionSlice {
   selectSeq: (seq: number, from: SelectionOrigin, moveCursor: boolean) => Promise<void>
   /** Re-ask the worker for the selected event's detail (the cursor moved). */
   refreshDetail: () => void
+  /** A piece of an event's JSON (raw, or as on disk), for the inspector's "Show more". */
+  detailText: (index: number, field: DetailTextField, offset: number, length: number) => Promise<DetailTextChunk | null>
+  /** The whole of that JSON as a Blob made in the worker (the main thread never decodes a 10 MB string). */
+  detailBlob: (index: number, field: DetailTextField) => Promise<Blob | null>
 }
 
 export const createSelectionSlice: LensSliceCreator<SelectionSlice> =
@@ -49,9 +52,8 @@ export const createSelectionSlice: LensSliceCreator<SelectionSlice> =
         if (index !== null) fetchDetail()
       },
       selectSeq: async (seq, from, moveCursor) => {
-        const summary = get().summary
-        if (summary === null) return
-        const index = indexOfSeqInSummary(summary, seq) ?? (await client.query('index-of-seq', { seq }))
+        if (get().summary === null) return
+        const index = await get().indexOfSeq(seq)
         if (index < 0) return
         if (moveCursor) get().setCursor(index)
         get().select(index, from)
@@ -62,5 +64,7 @@ export const createSelectionSlice: LensSliceCreator<SelectionSlice> =
         clearTimeout(timer)
         timer = setTimeout(fetchDetail, 16)
       },
+      detailText: (index, field, offset, length) => client.query('detail-text', { index, field, offset, length }),
+      detailBlob: (index, field) => client.query('detail-blob', { index, field }),
     }
   }

@@ -12,6 +12,7 @@ import type { ReplaySlice } from './replay-slice.ts'
 import type { LensClient } from '../../protocol/lens-client.ts'
 import type { LineageClient } from '../../protocol/lineage.ts'
 import type { BundleSlice } from './bundle-slice.ts'
+import type { ExportSlice } from './export-slice.ts'
 import type { LiveSlice } from './live-slice.ts'
 import type { LiveConnection } from '../live/live-view.ts'
 
@@ -24,7 +25,8 @@ export type LensState = SourceSlice &
   RequestSlice &
   ReplaySlice &
   BundleSlice &
-  LiveSlice
+  LiveSlice &
+  ExportSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */
 export interface LensClients {

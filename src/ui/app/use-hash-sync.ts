@@ -22,8 +22,7 @@ async function applyHash(store: LensStore): Promise<void> {
   const state = store.getState()
   const summary = state.summary
   if (summary === null) return
-  const toIndex = async (s: number): Promise<number> =>
-    indexOfSeqInSummary(summary, s) ?? (await store.client.query('index-of-seq', { seq: s }))
+  const toIndex = async (s: number): Promise<number> => indexOfSeqInSummary(summary, s) ?? (await store.getState().indexOfSeq(s))
   if (seq !== null) {
     const index = await toIndex(seq)
     if (index >= 0) state.setCursor(index)

@@ -127,12 +127,7 @@ export function LiveStatusLine() {
             following newest
           </span>
         ) : (
-          <button
-            type="button"
-            className={`${BUTTON} border-accent`}
-            data-testid="live-follow"
-            onClick={followNewest}
-          >
+          <button type="button" className={`${BUTTON} border-accent`} data-testid="live-follow" onClick={followNewest}>
             Paused · follow newest
           </button>
         )}
