@@ -11,7 +11,7 @@
 
 import type { SourceRef } from '../../live/protocol.ts'
 import { LiveFollow } from './live-follow.ts'
-import { NOT_FOLLOWING, sessionItem, type LiveConnection, type LiveStoreApi, type LiveView } from './live-view.ts'
+import { NOT_FOLLOWING, patchLive, sessionItem, type LiveConnection, type LiveStoreApi, type LiveView } from './live-view.ts'
 import { PageHistory } from './page-history.ts'
 import { SessionList } from './session-list.ts'
 
@@ -164,6 +164,6 @@ export class LiveController {
   }
 
   private patch(change: Partial<LiveView>): void {
-    this.store.setState((s) => ({ liveView: { ...s.liveView, ...change } }))
+    patchLive(this.store, change)
   }
 }

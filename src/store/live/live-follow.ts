@@ -8,7 +8,7 @@
 import type { SourceRef } from '../../live/protocol.ts'
 import type { LiveSubscription, TailClient } from '../../live/tail-client.ts'
 import type { LiveFeed } from '../slices/source-slice.ts'
-import type { LiveStoreApi, LiveView } from './live-view.ts'
+import { patchLive, type LiveStoreApi, type LiveView } from './live-view.ts'
 
 /** Stream defects kept for the status line (the server itself tells at most 100 per file). */
 const MAX_DEFECTS = 100
@@ -72,7 +72,7 @@ export class LiveFollow {
         this.feed?.cancel()
         this.feed = null
         this.lastSeq = -1
-        this.store.setState((s) => ({ liveView: { ...s.liveView, resets: s.liveView.resets + 1 } }))
+        patchLive(this.store, (view) => ({ resets: view.resets + 1 }))
       },
       onWriterStatus: (status) =>
         this.patch({
@@ -84,9 +84,7 @@ export class LiveFollow {
         }),
       onError: (error) => {
         if (error.code === 'corrupt' && error.fatal === false) {
-          this.store.setState((s) => ({
-            liveView: { ...s.liveView, defects: [...s.liveView.defects, error].slice(-MAX_DEFECTS) },
-          }))
+          patchLive(this.store, (view) => ({ defects: [...view.defects, error].slice(-MAX_DEFECTS) }))
         } else this.patch({ error: `${error.code}: ${error.message}` })
       },
     })
@@ -110,6 +108,6 @@ export class LiveFollow {
   }
 
   private patch(change: Partial<LiveView>): void {
-    this.store.setState((s) => ({ liveView: { ...s.liveView, ...change } }))
+    patchLive(this.store, change)
   }
 }

@@ -12,6 +12,11 @@ import type { LensState } from '../slices/types.ts'
 /** The page's store as the live jobs see it. */
 export type LiveStoreApi = StoreApi<LensState>
 
+/** Change part of `liveView` (`change` may read the view as it is now). */
+export function patchLive(store: LiveStoreApi, change: Partial<LiveView> | ((view: LiveView) => Partial<LiveView>)): void {
+  store.setState((s) => ({ liveView: { ...s.liveView, ...(typeof change === 'function' ? change(s.liveView) : change) } }))
+}
+
 /** What the page URL says: `?ws=<stream url>&token=<token>[&session=<id>]`, or a served page's `?session=<id>`. */
 export interface LiveParams {
   readonly ws: string

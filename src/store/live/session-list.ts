@@ -6,7 +6,7 @@
 
 import type { CatalogRoot, ScanProgress, SessionListItem } from '../../live/protocol.ts'
 import type { TailClient } from '../../live/tail-client.ts'
-import type { LiveStoreApi, SessionsView } from './live-view.ts'
+import { patchLive, type LiveStoreApi, type SessionsView } from './live-view.ts'
 
 export class SessionList {
   private unwatch: (() => void) | undefined
@@ -47,16 +47,14 @@ export class SessionList {
       const { scan, roots } = this.store.getState().liveView.list
       this.set(new Map(items.map((i) => [i.path, i])), scan, roots)
     } catch (error) {
-      this.store.setState((s) => ({
-        liveView: { ...s.liveView, listError: error instanceof Error ? error.message : String(error) },
-      }))
+      patchLive(this.store, { listError: error instanceof Error ? error.message : String(error) })
       this.changed()
     }
   }
 
   private set(items: ReadonlyMap<string, SessionListItem>, scan: ScanProgress | null, roots: readonly CatalogRoot[]): void {
     const list: SessionsView = { items, scan, roots }
-    this.store.setState((s) => ({ liveView: { ...s.liveView, list, listError: null } }))
+    patchLive(this.store, { list, listError: null })
     this.changed()
   }
 }
