@@ -7,8 +7,10 @@
 
 import { describe, expect, it } from 'vitest'
 import { generateSession, presetOptions, toJsonl } from '../generate/index.ts'
-import { stepListAnswer } from './step-request-query.ts'
+import { stateAt } from './cursor-query.ts'
 import { OpenLog } from './open-log.ts'
+import { firstWindow } from './rows-query.ts'
+import { stepListAnswer } from './step-request-query.ts'
 import { TimeQueries } from './time-queries.ts'
 
 const BYTES = new TextEncoder().encode(
@@ -24,7 +26,7 @@ describe('a viewer load pays for what the panes ask', () => {
     const times = new TimeQueries()
     // While it loads: the summary, the first window, the cursor's state and the stream at the last event.
     open.summary()
-    open.firstWindow(48)
+    firstWindow(open, 48)
     const log = open.lensLog
     times.streamSoFar(log, log.length - 1)
     open.push(BYTES.subarray(half))
@@ -32,7 +34,7 @@ describe('a viewer load pays for what the panes ask', () => {
     open.summary()
     let streaming = 0
     for (let i = 0; i < log.length; i++) {
-      open.stateAt(i)
+      stateAt(open, i)
       if (times.streamSoFar(log, i) !== null) streaming++
     }
     expect(streaming).toBeGreaterThan(100)

@@ -9,7 +9,7 @@
  */
 
 import type { SessionListItem } from '../../live/protocol.ts'
-import { relativeTime } from '../home/home-rows.ts'
+import { relativeTime } from '../shared/relative-time.ts'
 import { useNow } from '../shared/use-now.ts'
 
 /** A clock time for today, else the date and time (local). */
