@@ -345,6 +345,14 @@ describe('the descriptor-label heuristic (one-shot children), on facts written o
     expect(startOf([parent(calls), child('c', 1_000, 'Nothing like it')], 'c')).toBeNull()
   })
 
+  it('a start is "sought" only when the parent\'s facts were read: headers alone say nothing about it', () => {
+    const calls = [call(5, 1_000, 'Fix it')]
+    const sought = buildSessionTree([parent(calls), child('c', 2_000, 'Nothing like it')]).nodes.get('c')
+    expect([sought?.start, sought?.startSought]).toStrictEqual([null, true])
+    const headersOnly = buildSessionTree([{ ...parent(calls), facts: null }, child('c', 2_000, 'Fix it')]).nodes.get('c')
+    expect([headersOnly?.start, headersOnly?.startSought]).toStrictEqual([null, false])
+  })
+
   it('an exact start (agent-start, started subagent) wins over a label match', () => {
     const calls = [call(5, 1_000, 'Fix it')]
     const exact = { agentStarts: [{ seq: 11, childId: 'c', label: 'Fix it' }] }

@@ -52,6 +52,11 @@ export interface SessionNode {
   readonly eventCount: number | null
   readonly label: string | null
   readonly start: StartLink | null
+  /**
+   * Whether the parent's log was searched for the start. The live picker's list carries no log facts: there a missing
+   * start means "not looked", and saying "not found" would be a wrong answer.
+   */
+  readonly startSought: boolean
   /** Parent seqs where this child reported back (`subagent-settled` / `subagent-report` messages). */
   readonly reportSeqs: readonly number[]
   /** Plain notes on what does not add up (depth off by more than one, a second session with the same id, ...). */
@@ -79,6 +84,7 @@ interface Draft {
   eventCount: number | null
   label: string | null
   start: StartLink | null
+  startSought: boolean
   reportSeqs: number[]
   notes: string[]
   createdAt: number
@@ -110,6 +116,7 @@ export function buildSessionTree(inputs: readonly LineageInput[]): SessionTree {
       eventCount: input.eventCount,
       label: input.facts?.descriptor?.label ?? null,
       start: null,
+      startSought: false,
       reportSeqs: [],
       notes: [],
       createdAt: typeof h?.createdAt === 'number' ? h.createdAt : Number.POSITIVE_INFINITY,
@@ -156,6 +163,7 @@ export function buildSessionTree(inputs: readonly LineageInput[]): SessionTree {
     const facts = parent.facts
     for (const child of kids) {
       if (facts === null || child.id === null) continue
+      child.startSought = true
       child.reportSeqs = facts.reports.filter((r) => r.senderSessionId === child.id).map((r) => r.seq)
       const exact = exactStart(facts, child.id)
       if (exact !== null) {

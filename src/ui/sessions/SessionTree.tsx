@@ -24,6 +24,7 @@ export interface TreeRow {
   readonly eventCount: number | null
   readonly label: string | null
   readonly start: StartLink | null
+  readonly startSought: boolean
   readonly reportSeqs: readonly number[]
   readonly notes: readonly string[]
   readonly seed: SeedCheck | null
@@ -145,7 +146,7 @@ export function SessionTree({ rows, current, onOpen, onJump, optionTestId = 'ses
                     </span>
                   ) : null}
                 </span>
-              ) : row.kind === 'subagent' && parentKey !== null ? (
+              ) : row.kind === 'subagent' && parentKey !== null && row.startSought ? (
                 <span className="text-muted">parent's starting event not found in its log</span>
               ) : null}
               {row.reportSeqs.length > 0 && parentKey !== null ? (
