@@ -4,6 +4,7 @@
  * modules are still being evaluated and the first render runs; nothing here imports React.
  */
 
+import { TailClient } from './live/tail-client.ts'
 import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
 import { liveParamsOf, pageSource, servedMarker } from './ui/app/page-source.ts'
@@ -23,15 +24,11 @@ export const store = createLensStore({
     live === null
       ? null
       : {
-          // A chunk of its own: a page that follows no server never loads the stream client.
-          client: async () => {
-            const { TailClient } = await import('./live/tail-client.ts')
-            return new TailClient({
-              url: live.ws,
-              ...(live.token === null ? {} : { token: live.token }),
-              client: 'dsh-lens-viewer/0.1',
-            })
-          },
+          client: new TailClient({
+            url: live.ws,
+            ...(live.token === null ? {} : { token: live.token }),
+            client: 'dsh-lens-viewer/0.1',
+          }),
           params: live,
         },
 })

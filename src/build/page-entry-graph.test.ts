@@ -31,17 +31,6 @@ const WORKER_ONLY = [
   /^pkg:zstddec$/,
 ]
 
-/**
- * What only a page that follows a server runs (issue 35): the stream client, the live controller and its jobs, the
- * status line and picker, the sessions home. A `?log=` page's first screen must not evaluate them: lazy chunks.
- */
-const LIVE_ONLY = [
-  /^live\/tail-client\.ts$/,
-  /^store\/live\/(live-controller|live-follow|session-list|page-history)\.ts$/,
-  /^ui\/live\//,
-  /^ui\/home\/(SessionsHome|SessionRow|SessionsNotice)\.tsx$/,
-]
-
 // `import … from 'x'`, `export … from 'x'`, `import 'x'`; not `import type`/`export type`, not `import('x')`.
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm
 const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
@@ -82,17 +71,6 @@ describe('the page entry', () => {
   it('never imports the worker host, the decoder, the fold or their packages', () => {
     const offenders = [...graph]
       .filter(([module]) => WORKER_ONLY.some((pattern) => pattern.test(name(module))))
-      .map(([module, from]) => `${name(module)} (imported by ${name(from)})`)
-    expect(offenders).toEqual([])
-  })
-
-  it('loads no live code with the first screen: the stream client, controller, status line and home are lazy', () => {
-    const names = [...graph.keys()].map(name)
-    // The walk does reach the live parts every page has (the slice, the view's shape, the URL's parameters).
-    expect(names).toContain('store/slices/live-slice.ts')
-    expect(names).toContain('store/live/live-view.ts')
-    const offenders = [...graph]
-      .filter(([module]) => LIVE_ONLY.some((pattern) => pattern.test(name(module))))
       .map(([module, from]) => `${name(module)} (imported by ${name(from)})`)
     expect(offenders).toEqual([])
   })

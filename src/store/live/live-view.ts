@@ -32,15 +32,6 @@ export interface LiveConnection {
   readonly params: LiveParams
 }
 
-/**
- * What the entry hands the store: the client, or how to make it once the page needs it (the page's entry: the stream
- * client is then a chunk a `?log=` page never loads).
- */
-export interface LiveSource {
-  readonly client: TailClient | (() => Promise<TailClient>)
-  readonly params: LiveParams
-}
-
 /** The server's sessions, as `watch-sessions` keeps them (and `list` refreshes them). */
 export interface SessionsView {
   /** Every session, by path, in the server's order; null until the server's first answer. */

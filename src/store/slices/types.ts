@@ -14,7 +14,7 @@ import type { LineageClient } from '../../protocol/lineage.ts'
 import type { BundleSlice } from './bundle-slice.ts'
 import type { ExportSlice } from './export-slice.ts'
 import type { LiveSlice } from './live-slice.ts'
-import type { LiveSource } from '../live/live-view.ts'
+import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
   CursorSlice &
@@ -35,7 +35,7 @@ export interface LensClients {
   /** The lineage worker: scans a set of logs for the sessions tree. */
   readonly lineage: LineageClient
   /** The companion server, on a page opened by `?ws=` or served by `dsh-lens` (null: none). */
-  readonly live: LiveSource | null
+  readonly live: LiveConnection | null
 }
 
 /** A slice creator, given the page's clients (the data lives behind them, not in the store). */

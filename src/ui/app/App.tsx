@@ -3,7 +3,7 @@
  * `dsh-lens` served shows its sessions home instead of the columns until a session (or a dropped log) is open.
  */
 
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
 import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
@@ -12,7 +12,9 @@ import { LazyReplaceGraphPane } from '../panes/replace-graph/LazyReplaceGraphPan
 import { MiddleColumn } from '../panes/request/MiddleColumn.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
 import { ContextChartStrip } from '../panes/context-chart/ContextChartStrip.tsx'
+import { LiveConnect } from '../live/LiveConnect.tsx'
 import { usePageSource } from './page-source-context.tsx'
+import { SessionsHome } from '../home/SessionsHome.tsx'
 import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
@@ -26,11 +28,6 @@ import { ShortcutsHelp } from './ShortcutsHelp.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
 import { useTheme } from './use-theme.ts'
-
-// A page that follows no server (`?log=`, the demo, a drop) never loads the live status line, its picker or the
-// sessions home: chunks of their own, fetched when a served or live page first draws them.
-const LiveConnect = lazy(async () => ({ default: (await import('../live/LiveConnect.tsx')).LiveConnect }))
-const SessionsHome = lazy(async () => ({ default: (await import('../home/SessionsHome.tsx')).SessionsHome }))
 
 /** The browser tab: `<title> — dsh-lens` for a titled session, `<file> — dsh-lens` for a log, else `dsh-lens`. */
 function useDocumentTitle(): void {
@@ -46,7 +43,6 @@ export function App() {
   const store = useLensStoreApi()
   const loadState = useLensStore(selectLoadState)
   const home = useHomeShown()
-  const followsServer = useLensStore((s) => s.liveView.mode !== null)
   const [dragOver, setDragOver] = useState(false)
   const [helpOpen, setHelpOpen] = useState(false)
   const openHelp = useCallback(() => setHelpOpen(true), [])
@@ -82,11 +78,7 @@ export function App() {
     >
       <TopBar onHelp={openHelp} />
       {home ? null : <SearchPanel />}
-      {followsServer ? (
-        <Suspense fallback={null}>
-          <LiveConnect />
-        </Suspense>
-      ) : null}
+      <LiveConnect />
       <FileLinkBanner />
       <RejectBanner />
       <SizeBudgetBanner />
@@ -109,11 +101,7 @@ export function useHomeShown(): boolean {
 
 function ServedHome() {
   const source = usePageSource()
-  return (
-    <Suspense fallback={null}>
-      <SessionsHome signedIn={source.kind === 'served' && source.signedIn} />
-    </Suspense>
-  )
+  return <SessionsHome signedIn={source.kind === 'served' && source.signedIn} />
 }
 
 /** The three resizable columns, the context chart and the timeline. */
