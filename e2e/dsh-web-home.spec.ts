@@ -3,9 +3,12 @@
  * --no-open` prints its one line → the home lists the host's sessions with titles and running state, a session both
  * on disk and in the host once (`data-source="dsh-web"`, the _live via dsh web_ badge) → a session the host starts
  * appears at once, running, and its subagent under it as it starts → opened from the home it is followed through the
- * host → the host stopped: the rows say _host gone_ and stay; started again: live again.
+ * host → the host stopped: the rows say _host gone_ and stay; started again: live again. And `dsh-lens SESSION-ID --dsh
+ * URL` on a home that does not hold the session opens it through the host (issue 35).
  */
 
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { createRealHost, realDshAvailable, type RealHost } from '../src/test-support/real-dsh-host.ts'
@@ -94,4 +97,32 @@ test('dsh-lens --dsh: host rows in the home, a new session and its subagent at o
   await expect(row(onDisk).getByTestId('session-source')).toHaveText('live via dsh web')
   await expect(row(fresh).getByTestId('session-source')).toHaveAttribute('data-upstream', 'connected')
   await expect(homePage).toHaveAttribute('data-count', '3')
+})
+
+test('dsh-lens SESSION-ID --dsh: a session the host knows and this home does not opens through the host', async ({ page }) => {
+  test.setTimeout(120_000)
+  // This dsh-lens reads another, empty home: the session is on the host's disk, not on the one it looks at.
+  const empty = await mkdtemp(join(tmpdir(), 'lens-empty-home-'))
+  const uuidPrefix = onDisk.slice('session-'.length, 'session-'.length + 13)
+  const other = await startDshLens([uuidPrefix, '--dsh', host.url], empty)
+  try {
+    expect(other.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/\\?session=${onDisk}&token=`))
+    await page.goto(other.url)
+    const status = page.getByTestId('live-status')
+    await expect(status).toHaveAttribute('data-source', 'dsh-web')
+    await expect(status).toHaveAttribute('data-status', 'live')
+    await expect(page.getByTestId('live-upstream')).toHaveAttribute('data-upstream', 'connected')
+    await expect(page.getByRole('banner')).toContainText(onDisk)
+    await expect(page.getByTestId('live-last-seq')).toHaveText(/^last seq [1-9]\d*$/)
+    await expect(page.getByTestId('timeline')).toHaveAttribute('data-max', /^[1-9]\d*$/)
+    // A prefix neither the home nor the host has: one line saying both were asked, exit 2.
+    const none = await startDshLens(['ffffffff-0000', '--dsh', host.url], empty).catch((e: unknown) => e)
+    expect(String(none)).toContain(
+      `dsh-lens: no session under ${join(empty, 'sessions')} has an id starting with "ffffffff-0000", nor does the dsh web host at ${host.url}`,
+    )
+    expect(String(none)).toContain('exited 2')
+  } finally {
+    await other.stop()
+    await rm(empty, { recursive: true, force: true })
+  }
 })

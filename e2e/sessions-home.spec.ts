@@ -84,6 +84,9 @@ test('dsh-lens: home, filter, open by title, tab title, a copied link lands on t
 
   await expect(page).toHaveURL(new RegExp(`\\?session=${parserId}(#|$)`))
   await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live')
+  // A finished session: the status line says the agent is not running, and since when (not "live", as if it were).
+  await expect(page.getByTestId('live-idle')).toContainText(/^not running · idle since .+ \((just now|\d+ min ago)\)$/)
+  await expect(page.getByTestId('live-running')).toHaveCount(0)
   await expect(page).toHaveTitle('Mock: Fix the parser bug — dsh-lens')
   await expect(page.getByTestId('source-title')).toHaveText('Mock: Fix the parser bug')
   await expect(page.getByTestId('source-project')).toHaveAttribute('title', join(work, 'alpha'))

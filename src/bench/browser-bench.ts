@@ -8,11 +8,12 @@ import { build as esbuild } from 'esbuild'
 import type { PresetName } from '../generate/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { benchLog } from './bench-logs.ts'
-import { browserLanes, settleAfterBoot, type LanesResult } from './browser-lanes.ts'
+import { browserLanes, type LanesResult } from './browser-lanes.ts'
 import { initialJs } from './initial-js.ts'
 import { FLOOR_NAV_HTML, FLOOR_NAV_PAGE, FLOOR_NAV_SCRIPT } from './navigation-lane.ts'
 import type { FloorReply, FloorRequest } from './floor-worker.ts'
 import { fmt, median, percentile, table } from './measure.ts'
+import { settleAfterBoot } from './page-probes.ts'
 
 // Not the e2e port (4178): both may run at once on this shared checkout; --port for a second bench beside it.
 const PORT = Number(option('port') ?? 4179)

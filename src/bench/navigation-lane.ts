@@ -91,7 +91,8 @@ async function floorRun(browser: Browser, base: string, served: string, zstd: bo
   }
 }
 
-async function appRun(browser: Browser, base: string, served: string): Promise<NavigationRun> {
+/** One navigation of a fresh context to `?log=/served` on `base`: ready from navigation, and the long tasks. */
+export async function appRun(browser: Browser, base: string, served: string): Promise<NavigationRun> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.addInitScript(PROBE)
   try {

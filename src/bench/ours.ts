@@ -6,6 +6,7 @@ import {
   LensLog,
   packedRowSize,
   SurfaceFold,
+  TRANSCRIPT_INDEXES,
   type ContentChecksum,
   type PackedRow,
 } from '../core/index.ts'
@@ -13,8 +14,9 @@ import {
 /** Bytes arrive in file-stream sized slices, as the worker reads a File. */
 export const SLICE = 1 << 20
 
+/** A load as the viewer's worker does it: the transcript's indexes kept while reading, the rest left until asked. */
 export function lensLoad(bytes: Uint8Array, checksum: ContentChecksum, finish = true): LensLog {
-  const log = new LensLog({ checksum })
+  const log = new LensLog({ checksum, keep: TRANSCRIPT_INDEXES })
   for (let at = 0; at < bytes.length; at += SLICE) log.push(bytes.subarray(at, at + SLICE))
   if (finish) log.finish()
   return log

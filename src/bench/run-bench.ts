@@ -12,6 +12,7 @@ import { fmt, interleave, median, percentile, table } from './measure.ts'
 import { lensLoad, ourFold, preDecode } from './ours.ts'
 import { cliBench } from './cli-bench.ts'
 import { initialJs } from './initial-js.ts'
+import { answerCosts } from './answer-lanes.ts'
 
 const SELF = fileURLToPath(import.meta.url)
 const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url))
@@ -25,15 +26,23 @@ if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
   process.exit(result.status ?? 1)
 }
 
+// --against REF: the A/B run (ab-bench.ts) instead of the tables below.
+if (process.argv.includes('--against')) {
+  const { abOptions, runAb } = await import('./ab-bench.ts')
+  const results = await runAb(abOptions(process.argv))
+  process.exit(results.some((r) => r.error !== null) ? 1 : 0)
+}
+
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`)
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 
-const ALL_SIZES: PresetName[] = ['10k', '280k', '1.3M']
+// 280k-short: the 280k log's size in another shape (many short steps and compactions: issue 35).
+const ALL_SIZES: PresetName[] = ['10k', '280k', '280k-short', '1.3M']
 const sizes = (option('sizes')?.split(',') ?? ALL_SIZES) as PresetName[]
 for (const s of sizes) if (!ALL_SIZES.includes(s)) throw new Error(`unknown size ${s}; use ${ALL_SIZES.join(',')}`)
-const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 7, '1.3M': 5 }
+const DEFAULT_ROUNDS: Record<string, number> = { '10k': 9, '280k': 7, '280k-short': 7, '1.3M': 5 }
 const roundsFor = (size: PresetName): number => Number(option('rounds') ?? DEFAULT_ROUNDS[size])
 const skipMemory = process.argv.includes('--skip-memory')
 // Whole-process CLI figures (start-up, and fold --json of the 280k log when it is among the sizes).
@@ -90,6 +99,8 @@ const foldRows: string[][] = []
 const seekRows: string[][] = []
 const appendRows: string[][] = []
 const memoryRows: string[][] = []
+const answerRows: string[][] = []
+const skipAnswers = process.argv.includes('--skip-answers')
 const misses: string[] = []
 const started = performance.now()
 const loadBefore = loadavg()
@@ -247,7 +258,22 @@ for (const size of cliOnly ? [] : sizes) {
     ])
   }
 
-  // 5. Memory, each in a fresh process so one measurement's garbage cannot count against another.
+  // 5. Answers when asked: each answer's first ask on a viewer's load, and the loads with no index / the viewer's / all.
+  if (!skipAnswers && size !== '10k') {
+    process.stderr.write(`[bench] ${size}: answers when asked x${rounds}\n`)
+    const costs = answerCosts(jsonl, checksum, rounds)
+    entry['answers'] = costs
+    const share = (ms: number): string => `${fmt((ms / costs.loadMs.viewer) * 100, 1)}%`
+    answerRows.push([
+      size,
+      "load: no index kept (fold --json) / the viewer's three / all six",
+      `${fmt(costs.loadMs.none, 0)} / ${fmt(costs.loadMs.viewer, 0)} / ${fmt(costs.loadMs.all, 0)}`,
+      `${share(costs.loadMs.none - costs.loadMs.viewer)} / - / +${share(costs.loadMs.all - costs.loadMs.viewer)}`,
+    ])
+    for (const a of costs.answers) answerRows.push([size, a.name, fmt(a.ms, 1), share(a.ms)])
+  }
+
+  // 6. Memory, each in a fresh process so one measurement's garbage cannot count against another.
   if (!skipMemory) {
     process.stderr.write(`[bench] ${size}: memory\n`)
     const ours = memory(log.jsonlPath, 'jsonl', 'ours')
@@ -276,7 +302,7 @@ for (const size of cliOnly ? [] : sizes) {
 
 let cliReport: string | null = null
 if (!skipCli) {
-  const cliLogs = sizes.filter((s) => s === '280k').map((s) => benchLog(s))
+  const cliLogs = sizes.filter((s) => s === '280k' || s === '280k-short').map((s) => benchLog(s))
   const cli = await cliBench(cliLogs, Number(option('rounds') ?? 5))
   results['cli'] = cli.result
   cliReport = cli.report
@@ -344,6 +370,14 @@ const report = [
         '',
         'Memory retained after load (heapUsed + arrayBuffers delta after GC; target <= 3x plain text at 1.3M):',
         table(['size', 'ours', 'ours B/event', 'ours/plain', 'ours index', 'harness', 'harness B/event'], memoryRows),
+      ]
+    : []),
+  ...(answerRows.length > 0
+    ? [
+        '',
+        'Answers when asked (in process, JSONL; each answer first asked on a fresh load as the viewer makes it, so it pays',
+        "for the indexes it builds; share = of that load's time):",
+        table(['size', 'what', 'ms (median)', 'share of the load'], answerRows),
       ]
     : []),
   ...(cliReport === null ? [] : ['', cliReport]),

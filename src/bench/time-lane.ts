@@ -18,7 +18,7 @@ import {
   waitReady,
   withBootedPage,
   type Phase,
-} from './browser-lanes.ts'
+} from './page-probes.ts'
 import { fmt, table } from './measure.ts'
 
 export interface TimeLaneResult {

@@ -160,15 +160,9 @@ describe('small files', () => {
 })
 
 describe('import loops', () => {
-  /**
-   * Loops known and owned elsewhere, by their files: the bench's (issue 35 breaks it). A known loop that is gone fails
-   * too, so this list is emptied when it is.
-   */
-  const KNOWN = [['src/bench/browser-lanes.ts', 'src/bench/time-lane.ts']]
-
-  it('no loop of value imports runs through src/ (but the known ones)', () => {
+  it('no loop of value imports runs through src/', () => {
     const loops = importLoops(sourceFiles(SRC), false).map((loop) => loop.map((f) => relative(ROOT, f)))
-    expect(loops).toStrictEqual(KNOWN)
+    expect(loops).toStrictEqual([])
   })
 
   it('no loop at all runs through the server, type imports included', () => {

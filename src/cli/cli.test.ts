@@ -99,6 +99,12 @@ describe('lens check', () => {
     expect(stdout).toMatch(/REJECTED by the harness/)
   })
 
+  it('a mistyped command is one, not a session id: exit 2, unknown command and the usage', () => {
+    const { code, stderr } = lens(['flod', 'x.jsonl', '--json'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^dsh-lens: unknown command "flod"\nusage:/)
+  })
+
   it('exit 2 when the file cannot be read, saying why', () => {
     const { code, stderr } = lens(['check', join(tmp, 'missing.jsonl')])
     expect(code).toBe(2)

@@ -15,7 +15,7 @@ export async function runCompactions(args: readonly string[]): Promise<number> {
   if (files.length !== 1) throw new CompactionsUsageError('compactions takes exactly one FILE')
   if (!flags.includes('--json') || flags.some((f) => f !== '--json'))
     throw new CompactionsUsageError('compactions prints JSON only: pass --json (and nothing else)')
-  const log = await readLog(files[0] as string)
+  const log = await readLog(files[0] as string, { keep: ['turns', 'compactions', 'requests', 'state'] })
   await writeJsonLine(process.stdout, compactionsForgot(log))
   return 0
 }

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { checkExitCode, checkReport } from './check-report.ts'
 import { foldJson } from './fold-json.ts'
 import { writeJsonLine } from './json-stream.ts'
+import { isOpenShorthand } from './open-shorthand.ts'
 import { readLog, UnreadableLogError } from './read-log.ts'
 
 const USAGE = `usage:
@@ -38,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     case 'check': {
       const [file, ...extra] = rest
       if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
-      const log = await readLog(file)
+      const log = await readLog(file, { keep: ['compactions'] })
       process.stdout.write(checkReport(file, log))
       return checkExitCode(log)
     }
@@ -123,8 +124,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(USAGE + '\n')
       return 0
     default: {
-      // No command, or flags only: `dsh-lens` is `dsh-lens open`.
-      if (command !== undefined && !command.startsWith('-')) throw new UsageError(`unknown command "${command}"`)
+      // No command, flags only, or a path or session id first: `dsh-lens [TARGET]` is `dsh-lens open [TARGET]`.
+      if (command !== undefined && !command.startsWith('-') && !isOpenShorthand(command))
+        throw new UsageError(`unknown command "${command}"`)
       const { runOpen } = await import('./open-command.ts')
       return runOpen(argv)
     }

@@ -16,6 +16,7 @@ import { TailClient } from '../live/tail-client.ts'
 import { headerText, waitFor, wsFactory } from '../test-support/live-test-kit.ts'
 import { startStandInHost } from '../test-support/stand-in-dsh-host.ts'
 import { OpenUsageError, browserDecision, parseOpenArgs } from './open-command.ts'
+import { isOpenShorthand } from './open-shorthand.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
@@ -107,6 +108,56 @@ describe('open arguments', () => {
     expect(message).toContain(B)
     await expect(resolveOpenTarget('ffffffff-none', home)).rejects.toThrow(/no session under .* starting with "ffffffff-none"/)
     await expect(resolveOpenTarget('abc', home)).rejects.toThrow(/not a file or directory, nor a session id/)
+  })
+
+  test('--dsh: a session only the host has opens from the home; host and disk are both searched, once each', async () => {
+    const H = 'session-9c1d2e3f-4444-4c4c-9a9a-000000000004'
+    const asked: string[] = []
+    const host = (ids: string[]) => ({
+      url: 'http://127.0.0.1:3080/',
+      find: async (query: string) => {
+        asked.push(query)
+        return { ok: true as const, ids: ids.filter((id) => id.startsWith(query) || id.startsWith(`session-${query}`)) }
+      },
+    })
+    // The home holds no such session: the host's is opened, and the home (served still) may not exist.
+    expect(await resolveOpenTarget('9c1d2e3f', home, host([H]))).toStrictEqual({
+      roots: [home],
+      sessionId: H,
+      allowMissing: true,
+    })
+    expect(asked).toStrictEqual(['9c1d2e3f'])
+    // On disk and in the host: one session, from the disk's side.
+    expect(await resolveOpenTarget(C.slice(0, 8), home, host([C]))).toStrictEqual({
+      roots: [home],
+      sessionId: C,
+      allowMissing: false,
+    })
+    // A prefix one disk session and one host session share: both listed, each with where it is.
+    const H2 = 'session-7d0e4f1a-5555-4c4c-9a9a-000000000005'
+    const both = (await resolveOpenTarget('7d0e4f1a', home, host([H2])).catch((e: unknown) => e)) as Error
+    expect(both).toBeInstanceOf(OpenTargetError)
+    expect(both.message).toContain('matches 2 sessions under')
+    expect(both.message).toContain(`${H2}  dsh web http://127.0.0.1:3080/`)
+    // Nothing anywhere, and a host that cannot be asked: said as such.
+    await expect(resolveOpenTarget('ffffffff-none', home, host([H]))).rejects.toThrow(
+      /starting with "ffffffff-none", nor does the dsh web host at http:\/\/127\.0\.0\.1:3080\//,
+    )
+    const down = { url: 'http://127.0.0.1:3080/', find: async () => ({ ok: false as const, why: 'session.list: ECONNREFUSED' }) }
+    await expect(resolveOpenTarget('ffffffff-none', home, down)).rejects.toThrow(
+      /and the dsh web host at http:\/\/127\.0\.0\.1:3080\/ could not be asked \(session\.list: ECONNREFUSED\)/,
+    )
+    // A disk match still opens when the host is down.
+    expect((await resolveOpenTarget(C.slice(0, 8), home, down)).sessionId).toBe(C)
+  })
+
+  test('a first word that is no command is the target of open when it exists or looks like a session id', () => {
+    expect(isOpenShorthand(C.slice(0, 8))).toBe(true)
+    expect(isOpenShorthand(A)).toBe(true)
+    expect(isOpenShorthand(home)).toBe(true)
+    expect(isOpenShorthand('flod')).toBe(false)
+    expect(isOpenShorthand('not/a/path/here')).toBe(false)
+    expect(isOpenShorthand('--port')).toBe(false)
   })
 
   test('the browser opens unless --no-open, BROWSER=none or no display', () => {

@@ -13,6 +13,7 @@ import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-
 import { defaultServerFlags, readServerFlag } from './server-flags.ts'
 import { isLoopbackHost } from '../server/http/request-trust.ts'
 import { untilStopped } from './until-stopped.ts'
+import { findHostSessions } from './open-host-sessions.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
 /** Where `dsh-lens` listens unless told: fixed, so a bookmarked or copied link keeps working across runs. */
@@ -23,7 +24,8 @@ export const PORT_ATTEMPTS = 20
 export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dsh [URL]] [--dist DIR]
   (nothing)       the sessions home: every session under $DSH_HOME/sessions (blank = unset) or ~/.dsh/sessions
   PATH            a session file (opened at once), a session directory, a project directory or a sessions root
-  SESSION-ID      a session under the home, by id or by a unique prefix of 8+ characters ("session-" may be left out)
+  SESSION-ID      a session under the home (or, with --dsh, in the host), by id or by a unique prefix of 8+ characters
+                  ("session-" may be left out)
   --port N        port to listen on (default ${DEFAULT_PORT}, or the next free one after it)
   --host ADDR     address to bind (default 127.0.0.1; anything else prints a warning)
   --no-open       print the URL only (nothing is opened either when BROWSER=none or there is no display)
@@ -119,9 +121,14 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
     return fail('DSH_LENS_TOKEN must be at least 16 characters of [A-Za-z0-9_-]')
   }
   const home = defaultSessionsRoot()
+  const upstream = args.dsh === undefined ? undefined : parseUpstreamUrl(args.dsh)
   let target
   try {
-    target = await resolveOpenTarget(args.target, home)
+    const host =
+      upstream?.ok === true
+        ? { url: upstream.url.href, find: (query: string) => findHostSessions(upstream.url, query) }
+        : undefined
+    target = await resolveOpenTarget(args.target, home, host)
   } catch (error) {
     if (error instanceof OpenTargetError) return fail(error.message)
     throw error
@@ -131,7 +138,6 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
       `dsh-lens: WARNING: binding ${args.host}, not loopback. Anyone who can reach this address and learns the token can read these session logs.\n`,
     )
   }
-  const upstream = args.dsh === undefined ? undefined : parseUpstreamUrl(args.dsh)
   if (upstream?.ok === true && !upstream.loopback) process.stderr.write(`dsh-lens: ${remoteUpstreamWarning(upstream.url)}\n`)
   const port = args.port ?? DEFAULT_PORT
   let server: LensServer

@@ -1,24 +1,26 @@
 /** Reads a log file (or standard input) into a LensLog in slices: the CLI never holds the file as one string. */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { LensLog, hasZstdMagic, loadContentChecksum } from '../core/index.ts'
+import { LensLog, hasZstdMagic, loadContentChecksum, type LogIndex } from '../core/index.ts'
 import { HeapGuard, type HeapGuardOptions } from './heap-guard.ts'
 import { UnreadableLogError } from './read-log-error.ts'
 
 export { UnreadableLogError }
 
 /**
- * Read `path` ('-' for standard input) fully into a new LensLog.
+ * Read `path` ('-' for standard input) fully into a new LensLog. `keep`: the indexes the command reads (kept current
+ * while reading, instead of built afterwards by a second pass over the records); `fold` names none.
  * @throws UnreadableLogError (a `LogTooLargeError` when it cannot fit in Node's heap: heap-guard.ts; the core's
  *   `not-a-log` sentence for bytes that are no session log)
  */
 export async function readLog(
   path: string,
-  options: { upgradeLegacy?: boolean; heap?: HeapGuardOptions } = {},
+  options: { upgradeLegacy?: boolean; heap?: HeapGuardOptions; keep?: readonly LogIndex[] } = {},
 ): Promise<LensLog> {
   const log = new LensLog({
     checksum: await loadContentChecksum(),
     upgradeLegacy: options.upgradeLegacy ?? true,
+    keep: options.keep ?? [],
   })
   const guard = new HeapGuard(path === '-' ? 'standard input' : path, options.heap)
   let size: number | null = null

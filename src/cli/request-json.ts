@@ -32,7 +32,7 @@ export async function runRequest(args: readonly string[]): Promise<number> {
   const ref = list ? undefined : parseStepRef(args[stepAt + 1])
   if (!list && ref === undefined)
     return fail(`--step takes T.S (turn and step numbers, e.g. 1.2), got "${args[stepAt + 1] ?? ''}"`)
-  const log = await readLog(file)
+  const log = await readLog(file, { keep: ['turns', 'requests'] })
   if (list) {
     await writeJsonLine(process.stdout, { steps: stepList(log) })
     return 0

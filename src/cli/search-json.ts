@@ -85,7 +85,7 @@ export async function runSearch(args: readonly string[]): Promise<number> {
     process.stderr.write(`dsh-lens: bad query: ${compiled.error}\n`)
     return 2
   }
-  const log = await readLog(file)
+  const log = await readLog(file, { keep: ['turns'] })
   await writeJsonLine(process.stdout, searchJson(log, query, { regex, filters, limit: intFlag(args, '--limit') ?? 1000 }))
   return 0
 }

@@ -16,7 +16,7 @@ export async function runTiming(args: readonly string[]): Promise<number> {
   if (unknown.length > 0) throw new TimingUsageError(`timing does not take ${unknown.join(' ')}`)
   if (files.length !== 1) throw new TimingUsageError('timing takes exactly one FILE')
   if (!args.includes('--json')) throw new TimingUsageError('timing prints JSON only: pass --json')
-  const log = await readLog(files[0] as string)
+  const log = await readLog(files[0] as string, { keep: ['turns', 'timing'] })
   await writeJsonLine(process.stdout, timingJson(log))
   return 0
 }

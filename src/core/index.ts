@@ -42,6 +42,7 @@ export {
 export { TurnStructure, type TurnSpan, type StepSpan } from './projection/turn-structure.ts'
 export { RepairTracker, type WouldSynthesize } from './projection/repair-closers.ts'
 export { LensLog, type LensLogOptions } from './log/lens-log.ts'
+export { LOG_INDEXES, TRANSCRIPT_INDEXES, type LogIndex } from './log/log-indexes.ts'
 export { InvariantChecker, INVARIANT_CODES, type InvariantCode, type InvariantFinding } from './invariants/index.ts'
 export { logPrefix, type LogPrefix } from './export/log-prefix.ts'
 export * from './lineage/index.ts'

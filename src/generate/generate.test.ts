@@ -134,6 +134,24 @@ describe('generateSession', () => {
     expect(Math.max(...resultBytes)).toBeGreaterThan(500_000)
   })
 
+  it("280k-short: short turns with a request header each and a compaction every fourth, still the harness's log", async () => {
+    // The preset's knobs on a 20k-event log (the bench checks the full log against the harness the same way).
+    const session = generateSession({ ...presetOptions('280k-short', 1), targetEvents: 20_000 })
+    const events = expand(session)
+    const harness = foldSurface(events as unknown as HarnessEvents)
+    const log = await lensLogOf(session)
+    expect(log.diagnostics).toStrictEqual([])
+    expect(log.surfaceSeqsAfter(log.length - 1)).toStrictEqual(harness.nodes)
+    const count = (type: string): number => events.filter((e) => e.type === type).length
+    const turns = count('turn/start')
+    expect(count('request/header')).toBe(turns)
+    expect(count('step/start') / turns).toBeGreaterThan(1.7)
+    expect(count('step/start') / turns).toBeLessThan(2.3)
+    expect(count('compaction/summary')).toBe(Math.floor(turns / 4))
+    expect(events.length / count('step/start')).toBeLessThan(60)
+    expect(session.batches.flat().some((r) => 'seq0' in r)).toBe(true)
+  })
+
   it('timing shapes: retries, parallel calls, clock jumps and a crash in a tool call stay logs the harness accepts', async () => {
     const options = {
       ...presetOptions('demo', 5),

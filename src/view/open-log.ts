@@ -8,7 +8,7 @@
  * open log keeps, and compute from the core's structures: nothing here re-implements fold semantics.
  */
 
-import { LensLog, loadContentChecksum, type ContentChecksum } from '../core/index.ts'
+import { LensLog, loadContentChecksum, TRANSCRIPT_INDEXES, type ContentChecksum } from '../core/index.ts'
 import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
 import { DIAGNOSTICS_MAX, type LoadProgress, type LogSummary, type SizeBudgetCut } from '../protocol/log-summary.ts'
 import { ReplacementIndex } from './replacement-index.ts'
@@ -59,7 +59,9 @@ export class OpenLog {
   }
 
   private newLog(): LensLog {
-    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget })
+    // The panes draw rows, replacements and turns from the first summary on; every other index is built when a pane
+    // first asks for it (timing, requests, state), so a load pays only for what is on screen.
+    return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget, keep: TRANSCRIPT_INDEXES })
   }
 
   /** Whether the decoded-bytes budget stopped this load: it takes no more input (a live feed stops appending). */

@@ -13,11 +13,31 @@ const ROW_TAGS = new Set<unknown>(['text-chunks', 'reasoning-chunks', 'tool-call
 
 /** Whether a parsed record claims to be a packed row (then it must validate as one). */
 export function isPackedRowTag(value: unknown): value is PackedRowTag {
-  return ROW_TAGS.has(value)
+  // Every tag ends in "-chunks" and no event type does: one character test settles almost every line.
+  return typeof value === 'string' && value.charCodeAt(value.length - 1) === 115 && ROW_TAGS.has(value)
 }
 
+/** Whether `value`'s own enumerable keys are exactly `keys` (in any order). Runs on every packed row: no callbacks. */
 function hasExactKeys(value: object, keys: readonly string[]): boolean {
-  return Object.keys(value).length === keys.length && keys.every((k) => Object.hasOwn(value, k))
+  let count = 0
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    if (!keys.includes(key)) return false
+    count++
+  }
+  return count === keys.length
+}
+
+/** Whether every entry of `array` is a string. */
+function allStrings(array: readonly unknown[]): boolean {
+  for (let i = 0; i < array.length; i++) if (typeof array[i] !== 'string') return false
+  return true
+}
+
+/** Whether every entry of `array` is a safe integer. */
+function allSafeIntegers(array: readonly unknown[]): boolean {
+  for (let i = 0; i < array.length; i++) if (!Number.isSafeInteger(array[i])) return false
+  return true
 }
 
 function malformed(tag: string, why: string): never {
@@ -29,11 +49,11 @@ function validateRunData(tag: string, data: Record<string, unknown>, payloadKey:
     malformed(tag, PACKED_ROW.numbers)
   }
   const payload = data[payloadKey]
-  if (!Array.isArray(payload) || payload.length === 0 || payload.some((entry) => typeof entry !== 'string')) {
+  if (!Array.isArray(payload) || payload.length === 0 || !allStrings(payload)) {
     malformed(tag, PACKED_ROW.payload(payloadKey))
   }
   const dt = data['dt']
-  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, PACKED_ROW.dt)
+  if (!Array.isArray(dt) || !allSafeIntegers(dt)) malformed(tag, PACKED_ROW.dt)
   if (dt.length !== payload.length - 1) malformed(tag, PACKED_ROW.dtLength(dt.length, payload.length))
   return payload
 }

@@ -13,7 +13,8 @@
  *
  * One pass over the surface nodes in log order for every summary; an event is parsed only when it can name a
  * file (an assistant message with tool calls) or a request (a user message), and for each summary the messages
- * it kept.
+ * it kept. Every path (and file name) the calls name is looked up in a summary's text in one pass over that text
+ * (needle-index.ts), not one search per path: a log naming thousands of files over hundreds of summaries took seconds.
  */
 
 import { deriveEventMessage } from '../fold/derive-message.ts'
@@ -21,7 +22,8 @@ import type { LensLog } from '../log/lens-log.ts'
 import { isRecord } from '../model/log-event.ts'
 import { estimateTokens } from '../model/token-estimate.ts'
 import { loggedShadowedTokens } from '../series/context-series.ts'
-import { FactText, stringsOf } from './fact-text.ts'
+import { FactText, fileNameOf, normalizeFact, stringsOf } from './fact-text.ts'
+import { NeedleIndex } from './needle-index.ts'
 
 export interface ForgottenFile {
   readonly path: string
@@ -128,7 +130,8 @@ function stateBefore(log: LensLog, index: number): { todo?: number; goal?: numbe
   const out: { todo?: number; goal?: number } = {}
   for (let k = log.stateEvents.countAtMost(index - 1) - 1; k >= 0 && (out.todo === undefined || out.goal === undefined); k--) {
     const at = log.stateEvents.get(k)
-    const type = log.event(at)?.type
+    // The type kept per record: a log with todos and no goal is walked back to its start for every summary.
+    const type = log.typeOf(at)
     if (type === 'todo/write') out.todo ??= at
     else if (type === 'goal/change') out.goal ??= at
   }
@@ -158,12 +161,36 @@ function goalAt(log: LensLog, at: number | undefined, carried: FactText): Forgot
   return { objective, phase: String(phase), seq: seqOf(log, at) }
 }
 
+/** The tool-call blocks of the assistant message at event `index`. */
+function callBlocks(log: LensLog, index: number): Record<string, unknown>[] {
+  const content = (messageAt(log, index) as { content?: unknown } | null)?.content
+  return Array.isArray(content)
+    ? content.filter((b): b is Record<string, unknown> => isRecord(b) && b['type'] === 'tool-call')
+    : []
+}
+
+/** Each path the calls before event `until` name, as needles: its text and its file name, normalized as FactText does. */
+function pathNeedles(log: LensLog, until: number): { index: NeedleIndex; byPath: Map<string, readonly [number, number]> } {
+  const timeline = log.fold.timeline
+  const index = new NeedleIndex()
+  const byPath = new Map<string, readonly [number, number]>()
+  for (let node = 0; node < timeline.nodeCount && timeline.indexOf(node) < until; node++) {
+    const shape = log.wireShapes.get(node)
+    if (!shape.assistant || shape.calls.length === 0) continue
+    for (const block of callBlocks(log, timeline.indexOf(node)))
+      for (const path of pathsOf(block))
+        if (!byPath.has(path)) byPath.set(path, [index.add(normalizeFact(path)), index.add(normalizeFact(fileNameOf(path)))])
+  }
+  return { index, byPath }
+}
+
 /** Every compaction summary of the log, in log order, with what it forgot. */
 export function compactionsForgot(log: LensLog): CompactionForgot[] {
   const timeline = log.fold.timeline
   const summaries = timeline.replacements
     .map((r, i) => ({ r, link: log.replacementLinks[i] }))
     .filter(({ link }) => link?.kind === 'summary')
+  const needles = pathNeedles(log, summaries.at(-1)?.r.index ?? 0)
   const out: CompactionForgot[] = []
   /** Path -> the last call naming it so far (insertion order: first mention). */
   const files = new Map<string, number>()
@@ -177,9 +204,7 @@ export function compactionsForgot(log: LensLog): CompactionForgot[] {
       const index = timeline.indexOf(node)
       for (const id of shape.results) pending.delete(id)
       if (shape.assistant && shape.calls.length > 0) {
-        const content = (messageAt(log, index) as { content?: unknown } | null)?.content
-        for (const block of Array.isArray(content) ? content : []) {
-          if (!isRecord(block) || block['type'] !== 'tool-call') continue
+        for (const block of callBlocks(log, index)) {
           const seq = seqOf(log, index)
           for (const path of pathsOf(block)) files.set(path, seq)
           const id = block['id']
@@ -198,6 +223,12 @@ export function compactionsForgot(log: LensLog): CompactionForgot[] {
     const keptNodes = new Set(kept)
     const carried = new FactText(stringsOf(summary), ...kept.map((n) => stringsOf(messageAt(log, timeline.indexOf(n)))))
     const state = stateBefore(log, r.index)
+    const seen = carried.occurring(needles.index)
+    /** `carried.mentionsPath(path)`, from the one pass over the text. */
+    const mentioned = (path: string): boolean => {
+      const [full, name] = needles.byPath.get(path) ?? [-1, -1]
+      return (full >= 0 && seen[full] === 1) || (name >= 0 && seen[name] === 1)
+    }
     const shadowed = new Set(r.shadowedSeqs)
     let estimate = 0
     for (const seq of r.shadowedSeqs) {
@@ -212,7 +243,7 @@ export function compactionsForgot(log: LensLog): CompactionForgot[] {
       summaryTokens: summary === null ? 0 : estimateTokens(summary),
       removedTokens: loggedShadowedTokens(log, link, r.index) ?? estimate,
       forgot: {
-        files: [...files].filter(([path]) => !carried.mentionsPath(path)).map(([path, seq]) => ({ path, seq })),
+        files: [...files].filter(([path]) => !mentioned(path)).map(([path, seq]) => ({ path, seq })),
         todos: todosAt(log, state.todo, carried),
         goal: goalAt(log, state.goal, carried),
         lastUserRequest: human === null || human.text === '' || carried.mentions(human.text) ? null : { ...human },

@@ -4,6 +4,8 @@
  * listed though the model may still know it) or name it in passing (then it is not).
  */
 
+import type { NeedleIndex } from './needle-index.ts'
+
 /** Lower case, every run of whitespace one space, trimmed. */
 export function normalizeFact(text: string): string {
   return text.toLowerCase().replace(/\s+/gu, ' ').trim()
@@ -44,6 +46,13 @@ export class FactText {
   mentions(fact: string): boolean {
     const needle = normalizeFact(fact)
     return needle !== '' && this.text.includes(needle)
+  }
+
+  /** Which of `needles` (normalised as `normalizeFact` does) occur in the text: `mentions` for many at once. */
+  occurring(needles: NeedleIndex): Uint8Array {
+    const seen = new Uint8Array(needles.size)
+    needles.markOccurring(this.text, seen)
+    return seen
   }
 
   /** A path counts as mentioned by its full text or by its file name. */

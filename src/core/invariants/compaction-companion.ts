@@ -15,6 +15,14 @@
 import { prop, seqOrNull, show, type FindingSink, type InvariantFinding } from './finding.ts'
 
 const PACKAGE = '@deepseek-ai/dsh-compaction'
+/** The types `validate` judges; every other event only moves the open turn. */
+const CHECKED_TYPES = new Set<unknown>([
+  'session/end-seed',
+  'user/message',
+  'compaction/start',
+  'compaction/summary',
+  'compaction/end',
+])
 
 export const compactionInvariantText = (message: string): string => `invariant violated by "${PACKAGE}": ${message}`
 
@@ -66,6 +74,16 @@ interface OpenCompaction {
   readonly crossings: InvariantFinding[]
 }
 
+function finding(event: unknown, index: number, message: string): InvariantFinding {
+  return {
+    code: 'compaction-invariant',
+    index,
+    seq: seqOrNull(event),
+    message: compactionInvariantText(message),
+    detail: explainCompactionRule(message),
+  }
+}
+
 const isCheckpointSource = (source: unknown): boolean => prop(source, 'kind') === 'plugin' && prop(source, 'plugin') === 'compact'
 
 export class CompactionCompanion {
@@ -77,20 +95,13 @@ export class CompactionCompanion {
 
   observe(event: unknown, index: number): void {
     const type = prop(event, 'type')
-    const finding = (message: string): InvariantFinding => ({
-      code: 'compaction-invariant',
-      index,
-      seq: seqOrNull(event),
-      message: compactionInvariantText(message),
-      detail: explainCompactionRule(message),
-    })
     if ((type === 'turn/start' || type === 'turn/end') && this.open !== undefined) {
       const owner = this.open.turn === null ? 'standalone compaction' : `compaction for turn ${show(this.open.turn)}`
-      this.open.crossings.push(finding(`${type} cannot cross an open ${owner}`))
+      this.open.crossings.push(finding(event, index, `${type} cannot cross an open ${owner}`))
     }
     this.failure = undefined
     this.validate(event, type, index)
-    if (this.failure !== undefined) this.sink(finding(this.failure))
+    if (this.failure !== undefined) this.sink(finding(event, index, this.failure))
     if (type === 'turn/start') this.openTurn = prop(prop(event, 'data'), 'turn')
     else if (type === 'turn/end') this.openTurn = null
   }
@@ -142,6 +153,7 @@ export class CompactionCompanion {
   }
 
   private validate(event: unknown, type: unknown, index: number): void {
+    if (!CHECKED_TYPES.has(type)) return
     const data = prop(event, 'data')
     if (type === 'session/end-seed') {
       // A start still open here is stale: seeding ignores the boundaries that crossed it.

@@ -42,6 +42,21 @@ export function explainSessionRule(message: string): string {
   return plain === undefined ? GENERIC : `${plain} ${GENERIC}`
 }
 
+/** The fields the companion reads of an event and its data. */
+interface EventFields {
+  readonly seq?: unknown
+  readonly type?: unknown
+  readonly data?: unknown
+  readonly surfaceOp?: unknown
+}
+
+interface DataFields {
+  readonly turn?: unknown
+  readonly step?: unknown
+  readonly callId?: unknown
+  readonly message?: unknown
+}
+
 export class SessionCompanion {
   private lastSeq: unknown = -1
   private openTurn: unknown = null
@@ -97,16 +112,19 @@ export class SessionCompanion {
     }
   }
 
-  private validate(event: unknown): void {
-    const seq = prop(event, 'seq')
+  private validate(value: unknown): void {
+    // Read as `event?.key` reads any JSON value (a primitive reads undefined for these keys): direct loads, not
+    // `prop`, since this runs for every event and one shared accessor sees every shape.
+    const event = value as EventFields
+    const seq = event.seq
     // JS comparison semantics on whatever the seq is, as the harness's `event.seq <= trace.lastSeq`.
     if ((seq as number) <= (this.lastSeq as number))
       this.fail(`seq must strictly increase: saw ${show(seq)} after ${show(this.lastSeq)}`)
     this.lastSeq = seq
-    const type = prop(event, 'type')
-    const data = prop(event, 'data')
-    const turn = prop(data, 'turn')
-    const step = prop(data, 'step')
+    const type = event.type
+    const data = event.data as DataFields | null | undefined
+    const turn = data?.turn
+    const step = data?.step
     switch (type) {
       case 'turn/start':
         if (this.openTurn !== null) this.fail(`turn/start ${show(turn)} while turn ${show(this.openTurn)} is still open`)
@@ -145,16 +163,16 @@ export class SessionCompanion {
         return
       case 'tool/call':
         this.requireOpenStep('tool/call', turn, step)
-        this.pendingCalls.add(prop(data, 'callId'))
+        this.pendingCalls.add(data?.callId)
         return
       case 'tool/result': {
         // A content rewrite (a prune) is turn work, not a second execution of the call.
-        if (prop(event, 'surfaceOp') !== 'append') {
+        if (event.surfaceOp !== 'append') {
           if (this.openTurn === null) this.fail('tool/result surface replacement appended outside any open turn')
           return
         }
         this.requireOpenStep('tool/result', turn, step)
-        const message = prop(data, 'message')
+        const message = data?.message
         const callId = prop(prop(message, 'source'), 'callId')
         const first = (prop(message, 'content') as unknown[] | undefined)?.[0]
         const notStarted = prop(first, 'isError') === true && prop(prop(data, 'error'), 'code') === TOOL_NOT_STARTED

@@ -70,9 +70,10 @@ export class ToolPairing {
   constructor(private readonly sink: FindingSink) {}
 
   /** One event, with what the fold did with it (undefined: not on the surface, or refused). */
-  observe(event: unknown, index: number, change: SurfaceChange | undefined): void {
-    const type = prop(event, 'type')
-    const data = prop(event, 'data')
+  observe(event: object, index: number, change: SurfaceChange | undefined): void {
+    const type = (event as { type?: unknown }).type
+    if (type !== 'step/end' && change === undefined) return
+    const data = (event as { data?: unknown }).data
     if (type === 'step/end') {
       this.endStep(event, index, data)
       return

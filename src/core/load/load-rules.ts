@@ -21,30 +21,36 @@ function hasProviderModel(value: any): boolean {
   )
 }
 
-/** `assertMessageEventShape`: the invariants needed to replay a message event. */
-export function messageShapeDefect(event: any, subject: string): string | undefined {
+/** The text of the first message-shape rule an event breaks, given the subject its caller names the event by. */
+type ShapeRule = (subject: string) => string
+
+/**
+ * `assertMessageEventShape`'s first broken rule for a message event, as a text still waiting for its subject (the
+ * subject is built only for an event that breaks one: this runs on every message of every log).
+ */
+function messageShapeRule(event: any): ShapeRule | undefined {
   const type = event['type']
   if (type !== 'user/message' && type !== 'assistant/message' && type !== 'tool/result') return undefined
   const data = event['data']
   const record = typeof data === 'object' && data !== null ? data : undefined
   const message = type === 'user/message' ? record : record?.['message']
   if (typeof message !== 'object' || message === null || typeof message['id'] !== 'string' || message['id'] === '') {
-    return LOAD.lacksMessage(subject)
+    return LOAD.lacksMessage
   }
   const expectedRole = type === 'assistant/message' ? 'assistant' : 'user'
-  if (message['role'] !== expectedRole) return LOAD.role(subject, expectedRole)
+  if (message['role'] !== expectedRole) return (subject) => LOAD.role(subject, expectedRole)
   const source = message['source']
   if (typeof source !== 'object' || source === null || typeof source['kind'] !== 'string' || source['kind'] === '') {
-    return LOAD.source(subject)
+    return LOAD.source
   }
-  if (!Array.isArray(message['content'])) return LOAD.content(subject)
+  if (!Array.isArray(message['content'])) return LOAD.content
   if (type === 'assistant/message') {
-    if (source['kind'] !== 'model' || !hasProviderModel(source)) return LOAD.modelSource(subject)
+    if (source['kind'] !== 'model' || !hasProviderModel(source)) return LOAD.modelSource
     return undefined
   }
   if (type !== 'tool/result') return undefined
   if (source['kind'] !== 'tool' || typeof source['callId'] !== 'string' || source['callId'] === '') {
-    return LOAD.toolSource(subject)
+    return LOAD.toolSource
   }
   const content = message['content']
   const block = content[0]
@@ -55,10 +61,15 @@ export function messageShapeDefect(event: any, subject: string): string | undefi
     block['type'] !== 'tool-result' ||
     !Array.isArray(block['content'])
   ) {
-    return LOAD.oneToolResult(subject)
+    return LOAD.oneToolResult
   }
-  if (block['toolCallId'] !== source['callId']) return LOAD.callIds(subject)
+  if (block['toolCallId'] !== source['callId']) return LOAD.callIds
   return undefined
+}
+
+/** `assertMessageEventShape`: the invariants needed to replay a message event. */
+export function messageShapeDefect(event: any, subject: string): string | undefined {
+  return messageShapeRule(event)?.(subject)
 }
 
 function adapterDefaultsDefect(value: any, config: any, index: number): string | undefined {
@@ -77,8 +88,11 @@ function adapterDefaultsDefect(value: any, config: any, index: number): string |
 
 const ENVELOPE_KEYS = new Set(['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable'])
 
-/** `assertSessionEventEnvelope` + `assertCurrentLlmShape` + `assertSupportedRequestHeader`. */
-export function envelopeDefect(event: any, index: number): string | undefined {
+/**
+ * `assertSessionEventEnvelope` + `assertCurrentLlmShape` + `assertSupportedRequestHeader`. `shapeChecked`: the
+ * caller already knows the event passes `assertMessageEventShape` (the same checks under another subject).
+ */
+export function envelopeDefect(event: any, index: number, shapeChecked = false): string | undefined {
   if (event['type'] === 'request/header-delta') return LOAD.headerDelta(index)
   for (const key in event) if (!ENVELOPE_KEYS.has(key)) return LOAD.envelope(index)
   const { type, seq, time } = event
@@ -106,8 +120,8 @@ export function envelopeDefect(event: any, index: number): string | undefined {
     const defaults = adapterDefaultsDefect(headerRecord?.['adapterDefaults'], config, index)
     if (defaults !== undefined) return defaults
   }
-  const shape = messageShapeDefect(event, `seed ${String(type)} at index ${index}`)
-  if (shape !== undefined) return shape
+  const shape = shapeChecked ? undefined : messageShapeRule(event)
+  if (shape !== undefined) return shape(`seed ${String(type)} at index ${index}`)
   const data = event['data']
   if (
     type === 'request/header' &&
@@ -133,11 +147,12 @@ export interface LoadDefect {
  */
 export function loadDefect(event: LogEvent, index: number): LoadDefect | undefined {
   if (typeof event !== 'object' || event === null) return { code: 'load-rule', message: LOAD.envelope(index) }
-  const adopted = messageShapeDefect(event, `session event at seq ${String(event.seq)}`)
-  if (adopted !== undefined) return { code: 'load-rule', message: adopted }
+  const adopted = messageShapeRule(event)
+  if (adopted !== undefined) return { code: 'load-rule', message: adopted(`session event at seq ${String(event.seq)}`) }
   if (typeof event.type === 'string' && !KNOWN_SESSION_EVENT_TYPES.has(event.type) && event.ignorable !== true) {
     return { code: 'unknown-event-type', message: LOAD.unknownType(event.type, event.seq) }
   }
-  const envelope = envelopeDefect(event, index)
+  // The constructor's message-shape check is adoption's, passed above.
+  const envelope = envelopeDefect(event, index, true)
   return envelope === undefined ? undefined : { code: 'load-rule', message: envelope }
 }

@@ -5,12 +5,19 @@
  * row stands for its whole seq range; a member becomes an event object only when
  * asked for. Events are addressed by *index*, their position in the decoded list;
  * for a valid log index === seq.
+ *
+ * Reading a log always checks and folds it: the load rules, legacy upgrades, the fold, the provider invariants and
+ * the repair closers, which every reader's answer starts from (`fold --json` prints them). Everything else is an
+ * index a reader may never ask for (the transcript rows, compaction links, turns, step times, request shapes, state
+ * events): a reader names the ones it needs at once (`LensLogOptions.keep`) and they are kept current as the log is
+ * read; any other is built from the stored records the first time it is asked for, then kept current as the log
+ * grows (`log-indexes.ts`). So nobody pays at load for an answer they do not ask for.
  */
 
 import { SessionDecoder, type BudgetCut, type DecodedRecord, type DecoderProgress } from '../decode/session-decoder.ts'
 import { expandPackedMember, packedRowSize } from '../decode/packed-rows.ts'
 import type { ContentChecksum, FrameDecompressor } from '../decode/zstd-container.ts'
-import { DeriveOutcome, deriveEventMessage, deriveOutcome } from '../fold/derive-message.ts'
+import { DeriveOutcome, deriveOutcome } from '../fold/derive-message.ts'
 import { SurfaceFold } from '../fold/surface-fold.ts'
 import type { Replacement } from '../fold/surface-timeline.ts'
 import { InvariantChecker } from '../invariants/invariant-checker.ts'
@@ -27,13 +34,15 @@ import {
   type PackedRow,
   type SessionHeader,
 } from '../model/log-event.ts'
-import { CompactionIndex, type ReplacementLink } from '../projection/compaction-links.ts'
-import { RowKind, RowList, rowKindOf } from '../projection/transcript-rows.ts'
-import { TurnStructure } from '../projection/turn-structure.ts'
+import type { CompactionIndex, ReplacementLink } from '../projection/compaction-links.ts'
+import type { RowList } from '../projection/transcript-rows.ts'
+import type { TurnStructure } from '../projection/turn-structure.ts'
 import { RepairTracker, type WouldSynthesize } from '../projection/repair-closers.ts'
-import { NodeWireShapes } from '../request/node-wire-shapes.ts'
-import { StepTimesTracker } from '../timing/step-times.ts'
+import type { NodeWireShapes } from '../request/node-wire-shapes.ts'
+import type { StepTimesTracker } from '../timing/step-times.ts'
+import { LogIndexes, type IndexSource, type LogIndex } from './log-indexes.ts'
 import { RecordStore, type RecordTextView } from './record-store.ts'
+import { NOT_AN_OBJECT, RecordTypes } from './record-types.ts'
 
 export interface LensLogOptions {
   /** zstd content checksum (see `loadContentChecksum`); frames are not verified without it. */
@@ -47,6 +56,8 @@ export interface LensLogOptions {
   /** Most decoded (plain-text) bytes read; past it the log keeps the whole lines before and reads no more, with a
    * `size-budget` warning at the last event kept (`budgetCut`). Default: no limit (the CLI); the viewer sets one. */
   readonly plainBytesBudget?: number
+  /** The indexes kept current while the log is read (default none); any other is built when first asked for. */
+  readonly keep?: readonly LogIndex[]
 }
 
 /**
@@ -90,32 +101,19 @@ export class LensLog {
   readonly diagnostics: Diagnostic[] = []
   readonly fold: SurfaceFold
   upgradedEvents = 0
-  readonly typeCounts = new Map<string, number>()
-  /** Every transcript row, log-only ones included. */
-  readonly allRows = new RowList()
-  /** Message rows only: what the transcript shows by default. */
-  readonly messageRows = new RowList()
-  readonly compactions = new CompactionIndex()
-  /** Aligned with `fold.timeline.replacements`. */
-  readonly replacementLinks: ReplacementLink[] = []
-  /** Turns and their steps, with where each starts and ends. */
-  readonly turns = new TurnStructure()
   /** What the harness would append on its next open if the log ends inside a turn. */
   readonly repair = new RepairTracker()
-  /** Event indices of `request/header` events, in log order: the request view finds the header in force by binary search. */
-  readonly requestHeaders = new Int32Vector(16)
-  /** Event indices of `todo/write` and `goal/change` (the todo list and goal in force: what a compaction may forget). */
-  readonly stateEvents = new Int32Vector(16)
-  /** Each step's times as they were logged (src/core/timing reads them). */
-  readonly timing = new StepTimesTracker(this.turns)
 
   private readonly decoder: SessionDecoder
   private readonly records = new RecordStore()
   /** Records the reader upgrades from a legacy shape: record index -> the upgraded event. */
   private readonly upgraded = new Map<number, LogEvent>()
   private readonly nodeDerive = new Int32Vector(256)
-  /** Per surface node, what a provider sees of its message (tool calls, results, lone surrogates): request rules. */
-  readonly wireShapes = new NodeWireShapes()
+  /** Each record's event type (as read, before any legacy upgrade). */
+  private readonly types = new RecordTypes()
+  private readonly chunkCode = this.types.codeOf('assistant/chunk')
+  /** The indexes only some readers ask for: kept current, or built when first asked (log-indexes.ts). */
+  private readonly indexes: LogIndexes
   private readonly deriveErrors = new Map<number, string>()
   private upgrader: LegacyUpgrader | undefined
   /**
@@ -125,8 +123,6 @@ export class LensLog {
    * re-parses the original and fails exactly as the harness does.
    */
   private readonly rewriteBases = new Map<number, LogEvent>()
-  /** The last non-row event ingested, so linking a replacement needs no re-parse. */
-  private previous: { index: number; event: LogEvent } | undefined
   private eventCount = 0
   /** The first event whose seq is not its index, or -1: kept at ingest so asking never re-parses the log. */
   private seqNotIndexAt = -1
@@ -148,6 +144,7 @@ export class LensLog {
   constructor(options: LensLogOptions = {}) {
     this.upgradeLegacy = options.upgradeLegacy ?? true
     this.fold = new SurfaceFold((index) => this.rewriteBases.get(index) ?? this.event(index))
+    this.indexes = new LogIndexes(this.indexSource(), options.keep ?? [])
     this.decoder = new SessionDecoder(
       {
         header: (header) => {
@@ -164,6 +161,71 @@ export class LensLog {
         ...(options.plainBytesBudget === undefined ? {} : { plainBytesBudget: options.plainBytesBudget }),
       },
     )
+  }
+
+  /** Whether index `which` is built (kept from the start, or asked for since): nothing asks for one by looking. */
+  holds(which: LogIndex): boolean {
+    return this.indexes.holds(which)
+  }
+
+  /** Every transcript row, log-only ones included (index `transcript`). */
+  get allRows(): RowList {
+    return this.indexes.transcript.all
+  }
+
+  /** Message rows only: what the transcript shows by default (index `transcript`). */
+  get messageRows(): RowList {
+    return this.indexes.transcript.messages
+  }
+
+  /** Compaction groups by id (index `compactions`). */
+  get compactions(): CompactionIndex {
+    return this.indexes.compactions
+  }
+
+  /** Aligned with `fold.timeline.replacements` (index `compactions`). */
+  get replacementLinks(): ReplacementLink[] {
+    return this.indexes.replacementLinks
+  }
+
+  /** Turns and their steps, with where each starts and ends (index `turns`). */
+  get turns(): TurnStructure {
+    return this.indexes.turns
+  }
+
+  /** Event indices of `request/header` events, in log order: the request view finds the header in force by binary
+   * search (index `requests`). */
+  get requestHeaders(): Int32Vector {
+    return this.indexes.requestHeaders
+  }
+
+  /** Per surface node, what a provider sees of its message (tool calls, results, lone surrogates): request rules
+   * (index `requests`). */
+  get wireShapes(): NodeWireShapes {
+    return this.indexes.wireShapes
+  }
+
+  /** Event indices of `todo/write` and `goal/change`: the todo list and goal in force, what a compaction may forget
+   * (index `state`). */
+  get stateEvents(): Int32Vector {
+    return this.indexes.stateEvents
+  }
+
+  /** Each step's times as they were logged; src/core/timing reads them (index `timing`). */
+  get timing(): StepTimesTracker {
+    return this.indexes.timing
+  }
+
+  /** Events per type as read (before any legacy upgrade); a packed row counts its members as `assistant/chunk`. */
+  get typeCounts(): Map<string, number> {
+    const counts = new Map<string, number>()
+    const records = this.records
+    for (let r = 0; r < records.length; r++) {
+      const label = this.types.label(this.types.at(r))
+      const n = records.isRow(r) ? this.membersOf(r) : 1
+      counts.set(label, (counts.get(label) ?? 0) + n)
+    }
+    return counts
   }
 
   /** Feed the next bytes of the file or stream. */
@@ -243,6 +305,24 @@ export class LensLog {
   /** Physical line (1-based, header is line 1) holding event `index`. */
   lineOf(index: number): number {
     return this.records.lineOf(this.records.recordOf(index))
+  }
+
+  /**
+   * The type of event `index` as the harness reads it (legacy shapes upgraded; `eventTypeLabel` for a missing or odd
+   * one), from the type kept per record: no parse. Undefined past the end.
+   */
+  typeOf(index: number): string | undefined {
+    const record = this.records.recordOf(index)
+    if (record < 0 || index >= this.eventCount) return undefined
+    const upgraded = this.upgraded.size === 0 ? undefined : this.upgraded.get(record)
+    return upgraded === undefined ? this.types.label(this.types.at(record)) : eventTypeLabel(upgraded.type)
+  }
+
+  /** The index after the last event of the record holding event `index` (past a packed row's members). */
+  recordEnd(index: number): number {
+    const record = this.records.recordOf(index)
+    if (record < 0) return index + 1
+    return record + 1 < this.records.length ? this.records.firstIndexOf(record + 1) : this.eventCount
   }
 
   /** Seq of event `index` as decoded (any JSON value for a malformed event). */
@@ -333,7 +413,8 @@ export class LensLog {
       this.fold.timeline.byteLength +
       this.records.byteLength +
       this.nodeDerive.byteLength +
-      3 * (this.allRows.index.byteLength + this.messageRows.index.byteLength)
+      this.types.byteLength +
+      this.indexes.byteLength
     )
   }
 
@@ -342,30 +423,53 @@ export class LensLog {
     return this.records.textChars
   }
 
-  private count(type: string, n: number): void {
-    this.typeCounts.set(type, (this.typeCounts.get(type) ?? 0) + n)
+  /** Members of the packed row stored as record `r`. */
+  private membersOf(r: number): number {
+    const next = r + 1 < this.records.length ? this.records.firstIndexOf(r + 1) : this.eventCount
+    return next - this.records.firstIndexOf(r)
+  }
+
+  /** What an index built later reads: the stored records, as this log read them. */
+  private indexSource(): IndexSource {
+    const records = this.records
+    const types = this.types
+    const upgraded = this.upgraded
+    return {
+      get recordCount() {
+        return records.length
+      },
+      isRow: (r) => records.isRow(r),
+      firstIndexOf: (r) => records.firstIndexOf(r),
+      row: (r) => records.parseFresh(r) as PackedRow,
+      event: (r) => upgraded.get(r) ?? records.parseFresh(r),
+      eventAt: (index) => this.event(index),
+      textAt: (index) => records.range(records.recordOf(index)),
+      typeCode: (r) => {
+        const event = upgraded.size === 0 ? undefined : upgraded.get(r)
+        return event === undefined ? types.at(r) : types.codeOf(eventTypeLabel(event.type))
+      },
+      typeLabel: (code) => types.label(code),
+      timeline: this.fold.timeline,
+      nodeDerives: (node) => this.nodeDerives(node),
+    }
   }
 
   private ingest(record: DecodedRecord): void {
     const index = this.eventCount
     const recordIndex = this.records.add(record.text, index, record.line, record.kind === 'row')
     if (record.kind === 'row') {
+      this.types.push(this.chunkCode)
       if (this.seqNotIndexAt === -1 && record.row.seq0 !== index) this.seqNotIndexAt = index
       this.eventCount += record.size
-      this.count('assistant/chunk', record.size)
       this.fold.pushChunkRun(record.row.seq0, record.size, (k) => expandPackedMember(record.row, k))
       this.reportViolations(record.line)
       this.invariants.observeChunkRun(record.row, index, record.size)
-      this.timing.observeRow(record.row, index, record.size)
-      if (!this.allRows.extendChunkRun(index, record.size)) {
-        this.allRows.add(index, RowKind.ChunkRun)
-        this.allRows.span.set(this.allRows.length - 1, record.size)
-      }
+      this.indexes.observeRow(record.row, index, record.size)
       return
     }
     this.eventCount++
     let event = record.event
-    this.count(eventTypeLabel(event?.type), 1)
+    this.types.push(isRecord(event) ? this.types.codeOf(eventTypeLabel(event.type)) : NOT_AN_OBJECT)
     if (isRecord(event) && MAYBE_LEGACY.has(event.type)) event = this.upgrade(event, index, recordIndex, record.line)
     // As `seqOf` reads it: the upgraded event's seq, anything but the number `index` a mismatch.
     if (this.seqNotIndexAt === -1 && (event as { seq?: unknown } | null | undefined)?.seq !== index) this.seqNotIndexAt = index
@@ -375,8 +479,12 @@ export class LensLog {
     this.reportViolations(record.line)
     // Decoded UTF-8 never yields a lone surrogate: only a `\uD8..` escape in the text can (checked once, here).
     const mayHoldSurrogate = plan !== undefined && textMayHoldSurrogate(record.text)
-    if (isRecord(event)) this.project(event, index, plan?.kind, mayHoldSurrogate)
-    this.timing.observe(event, index, plan !== undefined)
+    const node = plan === undefined ? -1 : this.fold.timeline.nodeCount - 1
+    if (isRecord(event)) {
+      if (node >= 0) this.join(event, index, node)
+      this.repair.observe(event)
+    }
+    this.indexes.observe(event, index, node, plan?.kind === 'replace', mayHoldSurrogate)
     this.invariants.observe(event, index, plan, mayHoldSurrogate)
   }
 
@@ -397,38 +505,18 @@ export class LensLog {
     return result.event
   }
 
-  private project(event: LogEvent, index: number, plan: 'append' | 'replace' | undefined, mayHoldSurrogate: boolean): void {
-    if (plan !== undefined) {
-      const node = this.fold.timeline.nodeCount - 1
-      const derived = deriveOutcome(event)
-      this.nodeDerive.push(derived.outcome)
-      this.wireShapes.push(derived.outcome === DeriveOutcome.Message ? deriveEventMessage(event) : null, mayHoldSurrogate)
-      if (derived.error !== undefined) {
-        this.deriveErrors.set(node, derived.error)
-        this.diagnose('error', 'derive-error', this.lineOf(index), event, index, derived.error)
-      }
-      if (plan === 'replace') {
-        const previous = this.previous?.index === index - 1 ? this.previous.event : index > 0 ? this.event(index - 1) : undefined
-        this.replacementLinks.push(this.compactions.link(event, index, previous, index - 1))
-      }
-      if (event.type === 'tool/result') {
-        const base = rewriteBase(event)
-        if (base !== undefined) this.rewriteBases.set(index, base)
-      }
+  /** An event that entered the surface as node `node`: what every reader needs of it. */
+  private join(event: LogEvent, index: number, node: number): void {
+    const derived = deriveOutcome(event)
+    this.nodeDerive.push(derived.outcome)
+    if (derived.error !== undefined) {
+      this.deriveErrors.set(node, derived.error)
+      this.diagnose('error', 'derive-error', this.lineOf(index), event, index, derived.error)
     }
-    this.previous = { index, event }
-    this.compactions.observe(event, index)
-    this.turns.observe(event, index)
-    if (event.type === 'request/header') this.requestHeaders.push(index)
-    else if (event.type === 'todo/write' || event.type === 'goal/change') this.stateEvents.push(index)
-    this.repair.observe(event)
-    const kind = rowKindOf(event)
-    if (kind === RowKind.ChunkRun) {
-      if (!this.allRows.extendChunkRun(index, 1)) this.allRows.add(index, RowKind.ChunkRun)
-      return
+    if (event.type === 'tool/result') {
+      const base = rewriteBase(event)
+      if (base !== undefined) this.rewriteBases.set(index, base)
     }
-    this.allRows.add(index, kind)
-    if (kind === RowKind.Message) this.messageRows.add(index, kind)
   }
 
   private reportViolations(line: number): void {

@@ -87,6 +87,16 @@ export class RecordStore {
     return this.blocks[block] as string
   }
 
+  /** The record's text as a char range of its decoded block (no copy). */
+  range(record: number): { readonly source: string; readonly start: number; readonly end: number } {
+    return { source: this.blocks[this.block.get(record)] as string, start: this.start.get(record), end: this.end.get(record) }
+  }
+
+  /** The record parsed again, bypassing the cache: a pass over many records would only evict what readers keep. */
+  parseFresh(record: number): unknown {
+    return JSON.parse(this.text(record))
+  }
+
   /** The parsed record, from the cache or parsed again from its text. */
   parsed(record: number): unknown {
     const hit = this.cache.get(record)

@@ -60,3 +60,29 @@ export class RowList {
     return this.index.countAtMost(index)
   }
 }
+
+/** Both transcript lists of a log, fed in log order: every row (log-only ones included), and message rows only. */
+export class TranscriptRows {
+  /** Every transcript row, log-only ones included. */
+  readonly all = new RowList()
+  /** Message rows only: what the transcript shows by default. */
+  readonly messages = new RowList()
+
+  /** One event (not a packed row) that is an object. */
+  observe(event: LogEvent, index: number): void {
+    const kind = rowKindOf(event)
+    if (kind === RowKind.ChunkRun) {
+      if (!this.all.extendChunkRun(index, 1)) this.all.add(index, RowKind.ChunkRun)
+      return
+    }
+    this.all.add(index, kind)
+    if (kind === RowKind.Message) this.messages.add(index, kind)
+  }
+
+  /** A packed row of `size` chunk deltas, the first at event `index`. */
+  observeRun(index: number, size: number): void {
+    if (this.all.extendChunkRun(index, size)) return
+    this.all.add(index, RowKind.ChunkRun)
+    this.all.span.set(this.all.length - 1, size)
+  }
+}

@@ -2,8 +2,10 @@
  * The times of each step, gathered while the log is read (LensLog feeds every event and packed row in order): when
  * the request went out, when the first output and the assistant message came, each tool call's dispatch and
  * result, each retry, and the clock's oddities. Only facts are kept here, each with the event index it came from;
- * `step-timing.ts` turns them into durations. Gathering at ingest costs a type test per event and never parses an
- * event again, so a 1.3M-event log's timing is ready the moment it is folded, and a live log's grows with it.
+ * `step-timing.ts` turns them into durations. It is one of LensLog's indexes (log-indexes.ts): fed while the log is
+ * read when its reader keeps `timing`, else built from the stored records the first time it is asked for, over turns
+ * that already know where every step ends, then fed as a live log grows. Both ways read the same: a step is found
+ * by where it starts and is over once its end is at or before the event read.
  *
  * Which step an event belongs to follows the Request view exactly (`locateStep`, `stepUsage`): a step spans its
  * `step/start` to its `step/end` (or the `turn/end` that closed it); its first output is the first
@@ -90,6 +92,25 @@ function resultCallId(data: unknown): unknown {
   return isRecord(source) ? source['callId'] : undefined
 }
 
+/** Whether `span` has ended at or before event `index` (its end may be known ahead, to a tracker built later). */
+function endedBy(span: StepSpan, index: number): boolean {
+  return span.end !== null && span.end <= index
+}
+
+/** The step of `steps` (in log order) that starts at event `index`, if one does. */
+function stepStartingAt(steps: readonly StepSpan[], index: number): StepSpan | undefined {
+  const last = steps.at(-1)
+  if (last === undefined || last.start === index) return last?.start === index ? last : undefined
+  let lo = 0
+  let hi = steps.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((steps[mid] as StepSpan).start < index) lo = mid + 1
+    else hi = mid
+  }
+  return steps[lo]?.start === index ? steps[lo] : undefined
+}
+
 export class StepTimesTracker {
   /** Aligned with the log's steps in log order (`stepSpans`). */
   readonly steps: StepTimes[] = []
@@ -100,7 +121,7 @@ export class StepTimesTracker {
   /** Time of the last event read (null when it had no usable time): the request time of a step whose output is next. */
   lastTime: number | null = null
   /** Steps whose span is still open: each waits for its first output, message and usage (usually one step). */
-  private open: StepTimes[] = []
+  private readonly open: StepTimes[] = []
   /** Calls dispatched and not answered yet, by call id; cleared at `turn/end` (a result never lands after its turn). */
   private readonly pending = new Map<string, ToolTimes>()
   /** The last usable time seen, to tell when the clock goes backwards. */
@@ -118,8 +139,11 @@ export class StepTimesTracker {
     const data = isRecord(event.data) ? event.data : undefined
     switch (event.type) {
       case 'step/start': {
-        const span = this.turns.openTurn?.steps.at(-1)
-        if (span?.start === index) this.startStep(span, this.turns.openTurn?.turn ?? -1)
+        // The span TurnStructure opened here, if any (read by position, so a tracker built after the whole log was
+        // read, over turns that already know how each step ends, reads the same span).
+        const turn = this.turns.turnAt(index)
+        const span = turn === undefined ? undefined : stepStartingAt(turn.steps, index)
+        if (span !== undefined && turn !== undefined) this.startStep(span, turn.turn)
         break
       }
       case 'assistant/chunk':
@@ -138,7 +162,7 @@ export class StepTimesTracker {
         break
       }
       case 'tool/call': {
-        const step = this.latestOpen()
+        const step = this.latestOpen(index)
         const callId = data?.['callId']
         if (step === undefined || typeof callId !== 'string') break
         const name = data?.['name']
@@ -165,7 +189,7 @@ export class StepTimesTracker {
       }
       case 'llm/retry': {
         const delay = data?.['delayMs']
-        this.latestOpen()?.retries.push({
+        this.latestOpen(index)?.retries.push({
           index,
           time,
           waitMs: typeof delay === 'number' && Number.isFinite(delay) ? delay : null,
@@ -187,9 +211,14 @@ export class StepTimesTracker {
     const first = this.tick(row.time0, index)
     this.output(index, first)
     let time = row.time0
+    const dt = row.data.dt
     for (let k = 1; k < size; k++) {
-      time += row.data.dt[k - 1] ?? 0
-      this.tick(time, index + k)
+      const gap = dt[k - 1] ?? 0
+      time += gap
+      // The clock at the previous member's reading and a gap forward to a nonzero one: the clock just moves on (a
+      // validated row's member times are safe integers). Anything else goes through the checks.
+      if (gap >= 0 && time !== 0 && this.clock === time - gap) this.clock = time
+      else this.tick(time, index + k)
     }
     this.lastTime = clockTime(time)
   }
@@ -212,10 +241,10 @@ export class StepTimesTracker {
     this.open.push(step)
   }
 
-  /** The step started last, while open. */
-  private latestOpen(): StepTimes | undefined {
+  /** The step started last, while open at event `index`. */
+  private latestOpen(index: number): StepTimes | undefined {
     const step = this.steps.at(-1)
-    return step !== undefined && step.span.end === null ? step : undefined
+    return step !== undefined && !endedBy(step.span, index) ? step : undefined
   }
 
   private output(index: number, time: number | null): void {
@@ -229,14 +258,18 @@ export class StepTimesTracker {
 
   /** Record the end of the steps this event closed, and stop watching steps that need nothing more. */
   private closeEnded(index: number, time: number | null): void {
-    if (this.open.length === 0) return
-    const latest = this.steps.at(-1)
-    this.open = this.open.filter((step) => {
+    const open = this.open
+    if (open.length === 0) return
+    const latest = this.steps[this.steps.length - 1]
+    // In place: this runs for every event, and there is usually one open step.
+    let kept = 0
+    for (const step of open) {
       if (step.span.end === index) step.endTime = time
-      if (step.span.end !== null) return false
+      if (endedBy(step.span, index)) continue
       // A step left open behind a newer one only waits for what it still lacks.
-      return step === latest || step.firstOutputIndex < 0 || step.messageIndex < 0 || step.usage === null
-    })
+      if (step === latest || step.firstOutputIndex < 0 || step.messageIndex < 0 || step.usage === null) open[kept++] = step
+    }
+    open.length = kept
   }
 
   /**

@@ -8,7 +8,7 @@
 
 import { isRecord } from '../model/log-event.ts'
 import type { LensLog } from '../log/lens-log.ts'
-import type { StepTimes } from './step-times.ts'
+import type { StepSpan } from '../projection/turn-structure.ts'
 
 export interface StreamSoFar {
   /** Step position (log order). */
@@ -31,21 +31,90 @@ export interface StreamSoFar {
   readonly deltas: number
 }
 
+/** A step as the turns hold it (the step timing's steps, in the same order), with its log-order position. */
+interface LocatedStep {
+  readonly position: number
+  readonly turn: number
+  readonly span: StepSpan
+}
+
+/** Steps before each turn, per log: positions without walking every turn at every ask (the replay asks each frame). */
+const stepsBefore = new WeakMap<LensLog, { turns: number; lastSteps: number; counts: number[] }>()
+
+function stepsBeforeTurn(log: LensLog, turn: number): number {
+  const turns = log.turns.turns
+  let cached = stepsBefore.get(log)
+  const lastSteps = turns.at(-1)?.steps.length ?? 0
+  if (cached === undefined || cached.turns !== turns.length || cached.lastSteps !== lastSteps) {
+    const counts: number[] = []
+    let sum = 0
+    for (const t of turns) {
+      counts.push(sum)
+      sum += t.steps.length
+    }
+    cached = { turns: turns.length, lastSteps, counts }
+    stepsBefore.set(log, cached)
+  }
+  return cached.counts[turn] as number
+}
+
+/** The step started last at or before event `index` (as the step timing would have it), if any. */
+function stepStartedBy(log: LensLog, index: number): LocatedStep | undefined {
+  const turns = log.turns
+  for (let t = turns.starts.countAtMost(index) - 1; t >= 0; t--) {
+    const turn = turns.turns[t]
+    if (turn === undefined) break
+    let lo = 0
+    let hi = turn.steps.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((turn.steps[mid] as StepSpan).start <= index) lo = mid + 1
+      else hi = mid
+    }
+    if (lo > 0) return { position: stepsBeforeTurn(log, t) + lo - 1, turn: turn.turn, span: turn.steps[lo - 1] as StepSpan }
+  }
+  return undefined
+}
+
+/** Where the stream of a step runs up to event `index`: its first output and its last retry so far, or null. */
+interface StreamWindow {
+  readonly step: LocatedStep
+  readonly firstOutput: number
+  readonly lastRetry: number
+}
+
+/**
+ * The step streaming at `index` and where its stream starts: after the step's first output (a delta or its message),
+ * before its `assistant/message` and its end, read from the turns and the type of each event (no event is parsed,
+ * and no step timing is needed: the viewer asks at every cursor, while the log loads too). The same window the step
+ * timing gives (its first output, and the retries it gives the step: llm/retry events after its start, while it is
+ * the step started last and still open).
+ */
+function streamWindow(log: LensLog, index: number): StreamWindow | null {
+  const step = stepStartedBy(log, index)
+  if (step === undefined) return null
+  const span = step.span
+  if (span.end !== null && index >= span.end) return null
+  let firstOutput = -1
+  let lastRetry = -1
+  for (let i = span.start + 1; i <= index;) {
+    const type = log.typeOf(i)
+    if (type === 'assistant/message') return null
+    if (type === 'assistant/chunk') {
+      if (firstOutput < 0) firstOutput = i
+      // A packed row is deltas only: past it in one step.
+      i = log.recordEnd(i)
+      continue
+    }
+    if (type === 'llm/retry') lastRetry = i
+    i++
+  }
+  return firstOutput < 0 ? null : { step, firstOutput, lastRetry }
+}
+
 /** The step streaming at `index`: after its first output, before its message and its end; -1 when none. */
 export function streamingStepAt(log: LensLog, index: number): number {
-  const steps = log.timing.steps
-  let lo = 0
-  let hi = steps.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((steps[mid] as StepTimes).span.start <= index) lo = mid + 1
-    else hi = mid
-  }
-  const step = steps[lo - 1]
-  if (step === undefined || step.firstOutputIndex < 0 || step.firstOutputIndex > index) return -1
-  if (step.messageIndex >= 0 && index >= step.messageIndex) return -1
-  if (step.span.end !== null && index >= step.span.end) return -1
-  return lo - 1
+  return streamWindow(log, index)?.step.position ?? -1
 }
 
 interface Accumulator {
@@ -79,11 +148,11 @@ function addDelta(acc: Accumulator, chunk: Record<string, unknown>): void {
  * step at or before `index`, continued from instead of read again (the replay asks at every frame).
  */
 export function streamSoFar(log: LensLog, index: number, resume?: StreamSoFar | null): StreamSoFar | null {
-  const position = streamingStepAt(log, index)
-  if (position < 0) return null
-  const times = log.timing.steps[position] as StepTimes
-  const retry = times.retries.filter((r) => r.index <= index).at(-1)
-  const fromIndex = Math.max(times.firstOutputIndex, retry === undefined ? -1 : retry.index + 1)
+  const window = streamWindow(log, index)
+  if (window === null) return null
+  const { step, firstOutput, lastRetry } = window
+  const position = step.position
+  const fromIndex = Math.max(firstOutput, lastRetry + 1)
   const carry = resume != null && resume.position === position && resume.fromIndex === fromIndex && resume.index <= index
   const acc: Accumulator = {
     text: carry ? resume.text : '',
@@ -120,8 +189,8 @@ export function streamSoFar(log: LensLog, index: number, resume?: StreamSoFar | 
   }
   return {
     position,
-    turn: times.turn,
-    step: times.span.step,
+    turn: step.turn,
+    step: step.span.step,
     fromIndex,
     index,
     text: acc.text,

@@ -4,7 +4,8 @@ import { memo } from 'react'
 import { formatBytes } from '../shared/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { hostBadge, relativeTime, rowSource, type HomeRow } from './home-rows.ts'
+import { relativeTime } from '../shared/relative-time.ts'
+import { hostBadge, rowSource, type HomeRow } from './home-rows.ts'
 
 function created(ms: number | undefined): string {
   if (ms === undefined) return ''

@@ -16,6 +16,7 @@ import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEv
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
+import { useNow } from '../shared/use-now.ts'
 import { homeGroups, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
 import { SessionRow } from './SessionRow.tsx'
 import { SessionsNotice } from './SessionsNotice.tsx'
@@ -34,18 +35,6 @@ function firstRows(groups: readonly HomeGroup[], count: number): HomeGroup[] {
     left -= group.rows.length
   }
   return out
-}
-
-/** Relative times are redrawn this often ("3 min ago" must not stay "just now"). */
-const CLOCK_MS = 30_000
-
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), CLOCK_MS)
-    return () => clearInterval(timer)
-  }, [])
-  return now
 }
 
 export function SessionsHome({ signedIn }: { signedIn: boolean }) {

@@ -3,6 +3,7 @@
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import type { StreamError } from '../../live/tail-client.ts'
 import { sessionItem } from '../../store/live/live-view.ts'
+import { SessionActivity } from './SessionActivity.tsx'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -11,7 +12,8 @@ const STATUS_TEXT: Record<string, string> = {
   connected: 'connected',
   reconnecting: 'reconnecting…',
   reset: 'reset: the log was truncated or replaced, reloading',
-  live: 'live',
+  // The stream has caught up with the log: whether the agent still writes is SessionActivity's to say.
+  live: 'up to date',
   closed: 'closed',
 }
 
@@ -81,6 +83,7 @@ export function LiveStatusLine() {
       data-upstream={view.upstream ?? ''}
     >
       <span className={`font-semibold ${tone}`}>● {STATUS_TEXT[view.status] ?? view.status}</span>
+      <SessionActivity viaHost={viaHost} turnOpen={view.turnOpen} entry={current} />
       {view.detail !== null && view.status === 'reconnecting' ? <span className="text-muted">({view.detail})</span> : null}
       {viaHost ? <HostBadge upstream={view.upstream} /> : null}
       {viaHost && view.title !== null ? (
@@ -96,11 +99,6 @@ export function LiveStatusLine() {
       {view.eventsPerSecond > 0 ? (
         <span className="tabular-nums" data-testid="live-rate">
           {view.eventsPerSecond.toFixed(1)} events/s
-        </span>
-      ) : null}
-      {view.turnOpen === true ? (
-        <span className="text-user" data-testid="live-running">
-          {viaHost ? 'running' : 'turn open'}
         </span>
       ) : null}
       {view.writer === 'missing' ? (

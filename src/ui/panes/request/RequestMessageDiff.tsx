@@ -70,11 +70,18 @@ export function RequestMessageDiff({ step, onSeq }: { step: { turn: number; step
         <SeqButton seq={answer.previousSeq} onSeq={onSeq} title="the message there in the previous request" />
         <span className="text-muted"> → </span>
         <SeqButton seq={answer.seq} onSeq={onSeq} title="the message there now" />
-        <span className="text-muted">
+        {/* One line at a laptop's column width: the character counts are the line counts' tooltip. */}
+        <span
+          className="text-muted"
+          title={`${formatCount(answer.beforeChars)} → ${formatCount(answer.afterChars)} characters`}
+          data-testid="request-message-diff-size"
+        >
           {' '}
           · <span className="text-danger">−{formatCount(answer.removedLines)}</span> /{' '}
-          <span className="text-ink">+{formatCount(answer.addedLines)}</span> lines · {formatCount(answer.beforeChars)} →{' '}
-          {formatCount(answer.afterChars)} characters{answer.clipped ? ' (the start diffed)' : ''}
+          <span className="text-ink">+{formatCount(answer.addedLines)}</span> lines
+          {answer.clipped
+            ? ` · ${formatCount(answer.beforeChars)} → ${formatCount(answer.afterChars)} characters, the start diffed`
+            : ''}
         </span>
       </p>
       {answer.parts === null ? (

@@ -125,9 +125,11 @@ export function RequestPane() {
       {request !== null ? <RequestRejected request={request} onSeq={follow} /> : null}
       {request !== null && step !== null ? (
         // The facts above the messages scroll on their own past a share of the pane, a smaller share on a short window:
-        // on a laptop screen the message list keeps most of the height, whatever the facts hold.
+        // on a laptop screen the message list keeps most of the height, whatever the facts hold. The message diff comes
+        // right after the first line, so it is in view without scrolling the facts; on a short window the facts get a
+        // little more of the pane when there is a diff (the list still keeps six messages at 1280x800).
         <div
-          className="max-h-[18%] shrink-0 overflow-y-auto [@media(min-height:880px)]:max-h-[45%]"
+          className="max-h-[18%] shrink-0 overflow-y-auto [@media(max-height:879px)]:has-[[data-testid=request-message-diff]]:max-h-[26%] [@media(min-height:880px)]:max-h-[45%]"
           tabIndex={0}
           aria-label="About this request"
         >
@@ -181,9 +183,9 @@ export function RequestPane() {
               </button>
             </span>
           </div>
+          <RequestMessageDiff step={step} onSeq={follow} />
           <RequestHeaderInfo request={request} timing={answer?.timing ?? null} onSeq={follow} />
           <RequestDiffBar request={request} headerChange={answer?.headerChange ?? null} onSeq={follow} />
-          <RequestMessageDiff step={step} onSeq={follow} />
         </div>
       ) : null}
       <VirtualList
