@@ -6,7 +6,7 @@
 
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { mutatedJsonLogArb, mutatedLogArb } from './log-arbitrary.ts'
+import { applyMutations, mutatedJsonLogArb, mutatedLogArb, validLogArb } from './log-arbitrary.ts'
 
 describe('log arbitraries', () => {
   it('mutatedJsonLogArb only produces what JSON can carry', () => {
@@ -16,6 +16,25 @@ describe('log arbitraries', () => {
       }),
       { numRuns: 3000 },
     )
+  })
+
+  it('a mutation meeting a surfaceOp of null (junk) goes on, as any other junk value', () => {
+    const [log] = fc.sample(
+      validLogArb.filter((events) => events.some((e) => e['type'] === 'tool/result' && e['surfaceOp'] !== undefined)),
+      { numRuns: 1, seed: 3 },
+    )
+    const events = log ?? []
+    const surface = events.flatMap((e, i) => (e['surfaceOp'] !== undefined ? [i] : []))
+    const target = surface.find((i) => events[i]?.['type'] === 'tool/result') as number
+    // applyMutations' aim (where % 4 !== 0: the surface list, else every event): find a `where` that lands on target.
+    const lands = (w: number) => (w % 4 !== 0 ? surface[w % surface.length] : w % events.length) === target
+    const aim = Array.from({ length: 4 * events.length }, (_, w) => w).find(lands) as number
+    const { events: out, applied } = applyMutations(events, [
+      ['junkSurfaceOp', aim, 0, null],
+      ['toolResultWiden', aim, 0, null],
+    ])
+    expect(applied.map((a) => a.split('@')[0])).toStrictEqual(['junkSurfaceOp', 'toolResultWiden'])
+    expect(out[target]?.['surfaceOp']).toMatchObject({ op: 'replace' })
   })
 
   it('the object-level arbitrary still reaches values JSON cannot carry (cyclic sources)', () => {

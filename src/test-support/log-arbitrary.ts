@@ -123,7 +123,8 @@ const mutations: Record<string, Mutation> = {
     if (target['type'] !== 'tool/result') return
     const seqs = surfaceSeqs(e, at)
     const op = target['surfaceOp'] as { start?: number } | string
-    const start = typeof op === 'object' ? (op.start ?? 0) : (seqs[0] ?? 0)
+    // A junk surfaceOp may be null here (junkSurfaceOp): typeof null is 'object'.
+    const start = typeof op === 'object' && op !== null ? (op.start ?? 0) : (seqs[0] ?? 0)
     const i = seqs.indexOf(start)
     const end = seqs[Math.min(seqs.length - 1, i + 1)] ?? start
     e[at] = { ...target, surfaceOp: { op: 'replace', start, end }, sourceEventSeqs: seqs }
@@ -182,7 +183,8 @@ export const mutatedLogArb = mutatedArb(MUTATION_NAMES)
 /** As `mutatedLogArb`, but every value survives `JSON.stringify`: for the lanes that go through bytes. */
 export const mutatedJsonLogArb = mutatedArb(JSON_MUTATION_NAMES)
 
-function applyMutations(source: TestEvent[], ops: readonly [string, number, number, unknown][]) {
+/** Applies named mutations (name, where, pick, junk value) to a copy of a valid log: the arbitraries' last step. */
+export function applyMutations(source: TestEvent[], ops: readonly [string, number, number, unknown][]) {
   // fast-check may hand the same generated log (and the same junk value) to several shrink
   // candidates: mutate copies, so a run never changes what another run sees.
   const events = structuredClone(source)
