@@ -56,3 +56,5 @@ export {
 export * from './request/index.ts'
 export * from './forgot/index.ts'
 export * from './timing/index.ts'
+export * from './secrets/index.ts'
+export * from './redact/index.ts'

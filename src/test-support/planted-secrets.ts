@@ -71,7 +71,7 @@ export function plantedSecrets(seed = 1): PlantedSecret[] {
   const envValue = body(rng, ALNUM, 32)
   const azureKey = `${draw(rng, B64, 86)}==`
   const slackHook = `T${draw(rng, UPPER + DIGITS, 8)}/B${draw(rng, UPPER + DIGITS, 10)}/${draw(rng, ALNUM, 24)}`
-  return [
+  const list: PlantedSecret[] = [
     plain('deepseek-api-key', `sk-${draw(rng, HEX, 32)}`),
     plain('openai-api-key', `sk-proj-${body(rng, B64URL, 156)}`),
     plain('anthropic-api-key', `sk-ant-api03-${body(rng, B64URL, 93)}AA`),
@@ -116,7 +116,8 @@ export function plantedSecrets(seed = 1): PlantedSecret[] {
     },
     { kind: 'url-password', text: `DATABASE_URL=postgres://app:${urlPassword}@db.internal:5432/app`, value: urlPassword },
     { kind: 'env-assignment', text: `# .env\nPAYMENTS_API_KEY=${envValue}\nDEBUG=false\n`, value: envValue },
-  ].map((p) =>
+  ]
+  return list.map((p) =>
     p.kind === 'private-key'
       ? { ...p, value: (/-----BEGIN[\s\S]*-----END RSA PRIVATE KEY-----/.exec(p.text) as RegExpExecArray)[0] }
       : p,

@@ -38,6 +38,8 @@ describe.runIf(fixturesAvailable())('fixtures', () => {
     const { out } = redact(bytes, { redactPaths: true })
     expect(out.encoding).toBe('zstd')
     expect(redactionProblem(bytes, out.bytes, [])).toBeNull()
+    // Nothing to replace: every frame is copied as the harness compressed it.
+    if (out.paths === 0) expect(Buffer.from(out.bytes).equals(Buffer.from(bytes))).toBe(true)
   })
 })
 

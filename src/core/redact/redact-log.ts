@@ -104,15 +104,16 @@ export function redactLog(bytes: Uint8Array, log: LensLog, scan: SecretScan, opt
     const encode = options.encodeFrame
     if (encode === undefined) throw new RedactionError('a zstd log needs a frame encoder to be written')
     const frames: Uint8Array[] = []
-    // Lines are numbered across frames; a line that spans a frame boundary is kept whole in the frame it starts in.
+    // Lines are numbered across frames; a line that spans a frame boundary moves whole into the next frame.
     let line = 1
     let carry = ''
     const plaintexts: string[] = []
-    const sink = {
-      frame: (plaintext: Uint8Array) => void plaintexts.push(decoder.decode(plaintext)),
-      tornFrame: (plaintext: Uint8Array) => void plaintexts.push(decoder.decode(plaintext)),
-      diagnostic: () => undefined,
+    const offsets: number[] = []
+    const keep = (plaintext: Uint8Array, _index: number, offset: number): void => {
+      plaintexts.push(decoder.decode(plaintext))
+      offsets.push(offset)
     }
+    const sink = { frame: keep, tornFrame: keep, diagnostic: () => undefined }
     const container = new ZstdContainer(sink, options.checksum, options.decompressFrame)
     container.push(bytes)
     container.finish()
@@ -122,7 +123,10 @@ export function redactLog(bytes: Uint8Array, log: LensLog, scan: SecretScan, opt
       carry = text.slice(cut)
       const { text: body, lines } = rewrite(text.slice(0, cut), line)
       line += lines
-      frames.push(encode(encoder.encode(body)))
+      // A frame whose text is unchanged is copied as it was (compressed as the harness wrote it).
+      const whole = body === plaintext && cut === text.length && text === plaintext
+      const end = offsets[k + 1] ?? bytes.length
+      frames.push(whole && k < plaintexts.length ? bytes.subarray(offsets[k] as number, end) : encode(encoder.encode(body)))
     }
     out = concat(frames)
   } else {
