@@ -31,6 +31,8 @@ const USAGE = `usage:
   dsh-lens secrets FILE --json           the secrets a log holds (masked, hashed) and when the model saw them
   dsh-lens redact FILE -o OUT [--allow HASH]... [--redact-paths]
                                          the log with its secrets replaced by [REDACTED:kind:hash], the same session otherwise
+  dsh-lens bundle FILE|ID -o OUT.html [--no-redact] [--with-subagents] [--redact-paths] [--allow HASH]...
+                                         one HTML file, the viewer and the (redacted) log inline, that opens from file:// offline
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -106,6 +108,14 @@ async function main(argv: string[]): Promise<number> {
         return await (command === 'secrets' ? runSecrets(rest) : runRedact(rest))
       } catch (error) {
         throw error instanceof SecretsUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'bundle': {
+      const { runBundle, BundleUsageError } = await import('./bundle-command.ts')
+      try {
+        return await runBundle(rest)
+      } catch (error) {
+        throw error instanceof BundleUsageError ? new UsageError(error.message) : error
       }
     }
     case 'open': {

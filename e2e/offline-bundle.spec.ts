@@ -1,0 +1,134 @@
+/**
+ * The offline bundle (`dsh-lens bundle`): one HTML file opened from `file://` in Chromium with every network request
+ * refused. Every view renders (transcript, surface, replace graph, Request view, search, context chart, Time lanes),
+ * no request leaves the page (workers included), the page reports no Content-Security-Policy violation under the
+ * bundle's policy, and no planted secret's bytes are in the HTML. The bundle of the demo (with its subagent) is under
+ * 1.5 MB. Needs `npm run build` (the template, dist-bundle/).
+ */
+
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { escapedForms, readBundleData, BUNDLE_ELEMENT_ID } from '../src/core/index.ts'
+import { plantedValues } from '../src/test-support/planted-secrets.ts'
+import { corpusLog, plantedJsonl, plantedZstd } from '../src/test-support/secret-log.ts'
+import { recordViolations, violations } from './support/csp-probe.ts'
+
+test.describe.configure({ timeout: 120_000 })
+
+const ROOT = new URL('../', import.meta.url).pathname
+const TSX = join(ROOT, 'node_modules/.bin/tsx')
+const dir = mkdtempSync(join(tmpdir(), 'lens-bundle-e2e-'))
+
+function bundle(args: string[]): void {
+  const r = spawnSync(TSX, ['src/cli/main.ts', 'bundle', ...args], { cwd: ROOT, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`dsh-lens bundle failed: ${r.stderr}`)
+}
+
+/**
+ * Refuse every request but the bundle's own file; record every request the page and its workers make other than that
+ * file and the blobs the page made of its own text (what is left must be nothing).
+ */
+async function offline(context: BrowserContext, file: string): Promise<string[]> {
+  const self = pathToFileURL(file).href
+  const requested: string[] = []
+  context.on('request', (request) => {
+    const url = request.url()
+    if (url !== self && !url.startsWith('blob:')) requested.push(url)
+  })
+  await context.route('**/*', (route) => (route.request().url() === self ? route.continue() : route.abort()))
+  return requested
+}
+
+function cspConsole(page: Page): string[] {
+  const lines: string[] = []
+  page.on('console', (m) => void (/Content Security Policy|Refused to/i.test(m.text()) && lines.push(m.text())))
+  return lines
+}
+
+async function openBundle(page: Page, path: string): Promise<void> {
+  await recordViolations(page)
+  await page.goto(pathToFileURL(path).href)
+  await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'ready')
+}
+
+/** Every view of the viewer, each waited for in the state it shows once rendered. */
+async function everyView(page: Page): Promise<void> {
+  await page.getByTestId('transcript-pane').locator('[role=option][data-seq]').first().click()
+  await expect(page.getByTestId('inspector-json')).toBeVisible()
+  await page.getByTestId('surface-pane').locator('[role=option][data-seq]').first().click()
+  await expect(page.getByTestId('replace-graph').locator('.react-flow')).toBeVisible()
+  await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
+  await page.keyboard.press('/')
+  await page.getByTestId('search-input').fill('the')
+  await expect(page.getByTestId('search-results').locator('[data-seq]').first()).toBeVisible()
+  await page.keyboard.press('Escape')
+  await page.getByTestId('chart-mode-time').click()
+  await expect(page.getByTestId('time-lanes')).toBeVisible()
+  await page.getByTestId('request-tab').click()
+  await expect(page.getByTestId('request-pane').locator('[role=option][data-seq]').first()).toBeVisible()
+}
+
+test('the demo bundle opens offline from file://: every view, no request, no CSP violation, under 1.5 MB', async ({
+  page,
+  context,
+}) => {
+  const out = join(dir, 'demo.html')
+  bundle(['public/demo/demo-session.jsonl', '-o', out, '--with-subagents'])
+  expect(statSync(out).size).toBeLessThan(1.5 * 1024 * 1024)
+  const requested = await offline(context, out)
+  const consoleLines = cspConsole(page)
+  await openBundle(page, out)
+  // Its subagent came along: the sessions drawer lists both (then it is closed to reach the panes).
+  await expect(page.getByText('2 session(s)')).toBeVisible()
+  await page.getByRole('button', { name: 'Close' }).click()
+  await everyView(page)
+  const data = readBundleData(await page.locator(`#${BUNDLE_ELEMENT_ID}`).textContent())
+  expect(data?.logs.map((l) => l.path.split('/')[0])).toStrictEqual(['demo-session.jsonl', 'subagents'])
+  expect(data?.redaction).toMatchObject({ mode: 'redacted', count: 0 })
+  expect(requested).toStrictEqual([])
+  expect(await violations(page)).toStrictEqual([])
+  expect(consoleLines).toStrictEqual([])
+  await page.screenshot({ path: join(dir, 'demo-bundle.png') })
+})
+
+test('a bundle of a log full of secrets holds none of their bytes, and opens offline', async ({ page, context }) => {
+  const { events, plants } = corpusLog('assistant-text', 17)
+  const jsonl = plantedJsonl(events, true)
+  const log = join(dir, 'planted.jsonl.zstd')
+  writeFileSync(log, plantedZstd(jsonl))
+  const out = join(dir, 'planted.html')
+  bundle([log, '-o', out])
+  const html = readFileSync(out)
+  const secrets = plants.flatMap((p) => plantedValues(p.secret).map((v) => v.value))
+  const left = secrets.filter((s) => escapedForms(s).some((form) => html.includes(form)))
+  expect(left.length).toBe(0)
+  const requested = await offline(context, out)
+  await openBundle(page, out)
+  await expect(page.getByTestId('transcript-pane').locator('[role=option][data-seq]').first()).toBeVisible()
+  // The redacted log's own text shows the placeholders (searched in the worker, inside the bundle).
+  await page.keyboard.press('/')
+  await page.getByTestId('search-input').fill('[REDACTED:')
+  await expect(page.getByTestId('search-results').locator('[data-seq]').first()).toBeVisible()
+  const data = readBundleData(await page.locator(`#${BUNDLE_ELEMENT_ID}`).textContent())
+  expect(data?.redaction.mode).toBe('redacted')
+  expect(data?.redaction.count).toBeGreaterThanOrEqual(secrets.length)
+  expect(requested).toStrictEqual([])
+  expect(await violations(page)).toStrictEqual([])
+})
+
+test('--no-redact is said in the bundle, and the log is the original', async () => {
+  const { events, plants } = corpusLog('user', 18)
+  const log = join(dir, 'raw.jsonl')
+  writeFileSync(log, plantedJsonl(events, false))
+  const out = join(dir, 'raw.html')
+  bundle([log, '-o', out, '--no-redact'])
+  const data = readBundleData(
+    /<script type="application\/json" id="dsh-lens-bundle">(.*?)<\/script>/s.exec(readFileSync(out, 'utf8'))?.[1],
+  )
+  expect(data?.redaction).toStrictEqual({ mode: 'not-redacted', paths: false, count: 0, secrets: 0, allowed: 0 })
+  expect(plants.length).toBeGreaterThan(0)
+})
