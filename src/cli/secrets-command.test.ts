@@ -8,8 +8,9 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { secretHash } from '../core/index.ts'
+import { BUNDLE_DATA_SLOT, readBundleData, secretHash } from '../core/index.ts'
 import { plantedValues } from '../test-support/planted-secrets.ts'
 import { redactionProblem } from '../test-support/redaction-oracle.ts'
 import { corpusLog, plantedJsonl, plantedZstd } from '../test-support/secret-log.ts'
@@ -95,5 +96,38 @@ describe('lens redact', () => {
     expect(same.stderr).toContain('refusing to write the redacted log over its input')
     expect(readFileSync(plain).equals(before)).toBe(true)
     expect(lens(['redact', plain]).code).toBe(2)
+  })
+})
+
+describe('lens bundle', () => {
+  it('says what is wrong with its command line, and never writes over a log it reads', { timeout: 60_000 }, () => {
+    const out = join(tmp, 'b.html')
+    expect(lens(['bundle', plain]).stderr).toContain('bundle needs -o OUT.html')
+    expect(lens(['bundle', plain, '-o', out, '--redact', '--no-redact']).stderr).toContain(
+      'say --redact or --no-redact, not both',
+    )
+    expect(lens(['bundle', 'no-such-session-anywhere', '-o', out]).code).toBe(2)
+    expect(lens(['bundle', plain, '-o', out, '--template', join(tmp, 'missing.html')]).stderr).toContain('not built')
+    const template = join(tmp, 'template.html')
+    writeFileSync(template, `<html><body>${BUNDLE_DATA_SLOT}</body></html>`)
+    const over = lens(['bundle', plain, '-o', plain, '--template', template])
+    expect(over.code).toBe(2)
+    expect(over.stderr).toContain('refusing to write the bundle over a log it reads')
+    expect(readFileSync(plain, 'utf8')).toBe(jsonl)
+  })
+
+  it('writes the redacted log into the template, said in its data', { timeout: 60_000 }, () => {
+    const template = join(tmp, 'template.html')
+    writeFileSync(template, `<html><body>${BUNDLE_DATA_SLOT}</body></html>`)
+    const out = join(tmp, 'b.html')
+    const { code, stderr } = lens(['bundle', zstd, '-o', out, '--template', template])
+    expect(code).toBe(0)
+    expect(leaks(stderr)).toBe(0)
+    const html = readFileSync(out, 'utf8')
+    const data = readBundleData(/id="dsh-lens-bundle">(.*)<\/script>/s.exec(html)?.[1])
+    expect(data?.redaction).toMatchObject({ mode: 'redacted', paths: false, secrets: 37 })
+    expect(data?.logs.map((l) => [l.path, l.encoding])).toStrictEqual([['planted.jsonl.zstd', 'zstd']])
+    const bytes = gunzipSync(Buffer.from(data?.logs[0]?.gzipBase64 ?? '', 'base64'))
+    expect(redactionProblem(readFileSync(zstd), bytes, secrets)).toBeNull()
   })
 })
