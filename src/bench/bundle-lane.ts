@@ -51,10 +51,15 @@ const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
 
 /** `vite preview` serving dist/, resolved once it prints that it listens (its stdout names the URL). */
 function preview(): Promise<ChildProcess> {
-  const child = spawn('npx', ['vite', 'preview', '--port', String(PORT), '--strictPort', '--outDir', 'dist'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  // Vite's own script, not `npx`: killing npx leaves its child listening.
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(PORT), '--strictPort', '--outDir', 'dist'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   return new Promise((resolveChild, reject) => {
     let seen = ''
     child.stdout?.on('data', (chunk: Buffer) => {
