@@ -6,7 +6,7 @@
  */
 
 import { existsSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import {
@@ -145,9 +145,10 @@ export async function runBundle(args: readonly string[]): Promise<number> {
       encoding = bytes[0] === 0x28 ? 'zstd' : 'jsonl'
     }
     const header = path === rootPath ? root.header : (await readLogHeader(path, await loadContentChecksum())).header
-    const name = path === rootPath ? path.split('/').pop() : `subagents/${relative(dirname(rootPath), path)}`
+    // A child as the web export lays it out: subagents/<its folder>/<its file>.
+    const name = path === rootPath ? basename(path) : `subagents/${basename(dirname(path))}/${basename(path)}`
     logs.push({
-      path: name ?? 'session.jsonl',
+      path: name,
       sessionId: typeof header?.['id'] === 'string' ? (header['id'] as string) : null,
       encoding,
       gzipBase64: Buffer.from(gzipSync(bytes, { level: 9 })).toString('base64'),
