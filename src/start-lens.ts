@@ -5,20 +5,40 @@
  */
 
 import { BUNDLE_ELEMENT_ID, readBundleData, type BundleData } from './core/export/offline-bundle.ts'
+import { TailClient } from './live/tail-client.ts'
 import { createLensStore, type LensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
-import { pageSource, servedMarker } from './ui/app/page-source.ts'
+import { liveParamsOf, pageSource, servedMarker } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
-import { themeChartColors } from './ui/panes/context-chart/theme-colors.ts'
+import { themeChartColors } from './ui/shared/theme-colors.ts'
+import { createLineageClient } from './worker/lineage-client.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
-export const store = createLensStore(createWorkerClient())
 /** An offline bundle's data (`dsh-lens bundle`: docs/secrets.md), or null on any other page. */
 export const bundle = readBundleData(document.getElementById(BUNDLE_ELEMENT_ID)?.textContent)
-/** What this page opens (read once: later navigation within the page is the controllers' business). */
+/** What this page opens (read once: later navigation within the page is the store's live actions' business). */
 export const source = bundle === null ? pageSource(window.location.search, servedMarker(document)) : bundleSource(bundle)
+const live = liveParamsOf(source, window.location)
+/** The page's one store, with the clients it talks through: the lens worker, the lineage worker, the live server. */
+export const store = createLensStore({
+  lens: createWorkerClient(),
+  lineage: createLineageClient(),
+  live:
+    live === null
+      ? null
+      : {
+          client: new TailClient({
+            url: live.ws,
+            ...(live.token === null ? {} : { token: live.token }),
+            client: 'dsh-lens-viewer/0.1',
+          }),
+          params: live,
+        },
+})
 if (bundle === null) openInitialSource(store, source)
 else void openBundleLogs(store, bundle)
+// The server's stream connects while React loads (as `?log=` downloads): the sessions list is there sooner.
+store.getState().startLive()
 if (source.kind === 'file-link') {
   const { name, size, sha256 } = source
   store.getState().expectFile({ name, size, sha256, hash: window.location.hash })
@@ -47,5 +67,5 @@ async function openBundleLogs(lens: LensStore, data: BundleData): Promise<void> 
     }),
   )
   if (files.length === 1) lens.getState().loadFile((files[0] as { blob: File }).blob)
-  else (await import('./ui/sessions/bundle-store.ts')).openBundle(files, lens)
+  else lens.getState().openBundle(files)
 }

@@ -17,10 +17,10 @@ import {
   type BundleLog,
   type LensLog,
 } from '../core/index.ts'
-import { readLogHeader } from '../server/log-header.ts'
-import { logsBelow } from '../server/log-discovery.ts'
+import { readLogHeader } from '../server/catalog/log-header.ts'
+import { logsBelow } from '../server/catalog/log-discovery.ts'
 import { PathGuard } from '../server/path-guard.ts'
-import { defaultSessionsRoot } from '../server/serve-command.ts'
+import { defaultSessionsRoot } from './serve-command.ts'
 import { findSessions } from './open-target.ts'
 import { readLog } from './read-log.ts'
 import { allowList, redactFile, SecretsUsageError, summary } from './secrets-command.ts'
