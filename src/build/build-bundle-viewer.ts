@@ -20,14 +20,13 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
-import { BUNDLE_DATA_SLOT } from '../core/export/offline-bundle.ts'
+import { BUNDLE_DATA_SLOT, BUNDLE_TEMPLATE_FILE } from '../core/export/offline-bundle.ts'
 import { bundlePolicy } from './bundle-policy.ts'
 import { uplotLazyIntlPlugin } from './uplot-lazy-intl-plugin.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const at = process.argv.indexOf('--outdir')
 const outdir = at === -1 ? join(root, 'dist-bundle') : (process.argv[at + 1] as string)
-export const TEMPLATE_NAME = 'dsh-lens-bundle.html'
 
 const WORKER_FILE = /\.worker-[^/]*\.js$/
 
@@ -124,9 +123,9 @@ async function main(): Promise<void> {
     '',
   ].join('\n')
   mkdirSync(outdir, { recursive: true })
-  writeFileSync(join(outdir, TEMPLATE_NAME), html)
+  writeFileSync(join(outdir, BUNDLE_TEMPLATE_FILE), html)
   rmSync(stage, { recursive: true, force: true })
-  process.stderr.write(`dsh-lens: wrote ${join(outdir, TEMPLATE_NAME)} (${(html.length / 1024).toFixed(0)} KB)\n`)
+  process.stderr.write(`dsh-lens: wrote ${join(outdir, BUNDLE_TEMPLATE_FILE)} (${(html.length / 1024).toFixed(0)} KB)\n`)
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main()

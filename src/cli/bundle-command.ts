@@ -12,10 +12,11 @@ import { gzipSync } from 'node:zlib'
 import {
   fillBundleTemplate,
   loadContentChecksum,
+  sessionTitle,
   BUNDLE_FORMAT,
+  BUNDLE_TEMPLATE_FILE,
   type BundleData,
   type BundleLog,
-  type LensLog,
 } from '../core/index.ts'
 import { readLogHeader } from '../server/catalog/log-header.ts'
 import { logsBelow } from '../server/catalog/log-discovery.ts'
@@ -27,12 +28,10 @@ import { allowList, redactFile, SecretsUsageError, summary } from './secrets-com
 
 export class BundleUsageError extends Error {}
 
-const TEMPLATE = 'dsh-lens-bundle.html'
-
 /** The built template: dist-bundle/ of this package (beside dist/ and dist-cli/), or `--template FILE`. */
 export function defaultTemplate(): string {
   const candidates = ['../../dist-bundle', '../dist-bundle'].map((rel) =>
-    join(fileURLToPath(new URL(rel, import.meta.url)), TEMPLATE),
+    join(fileURLToPath(new URL(rel, import.meta.url)), BUNDLE_TEMPLATE_FILE),
   )
   return candidates.find((path) => existsSync(path)) ?? (candidates[0] as string)
 }
@@ -79,20 +78,6 @@ async function subagentLogs(rootPath: string, rootId: string): Promise<string[]>
     }
   }
   return out
-}
-
-/** The session's latest `session/title`, reading only the records that name the type. */
-function titleOf(log: LensLog): string | null {
-  const texts = log.recordTexts
-  let title: string | null = null
-  for (let r = 0; r < texts.length; r++) {
-    if (texts.isRow(r)) continue
-    const text = texts.text(r)
-    if (!text.includes('"session/title"')) continue
-    const event = JSON.parse(text) as { type?: unknown; data?: { title?: unknown } }
-    if (event.type === 'session/title' && typeof event.data?.title === 'string') title = event.data.title
-  }
-  return title
 }
 
 export async function runBundle(args: readonly string[]): Promise<number> {
@@ -157,7 +142,7 @@ export async function runBundle(args: readonly string[]): Promise<number> {
   const data: BundleData = {
     format: BUNDLE_FORMAT,
     madeAt: new Date().toISOString(),
-    session: { id: rootId, title: titleOf(root) },
+    session: { id: rootId, title: sessionTitle(root) },
     redaction: { mode: redact ? 'redacted' : 'not-redacted', paths: redact && redactPaths, ...totals },
     logs,
     madeBy: `dsh-lens ${version()}`,

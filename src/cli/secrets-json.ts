@@ -6,7 +6,15 @@
  * Never a secret: `masked` shows the format's marker, two characters and the length.
  */
 
-import { scanSecrets, stepMarks, stepsInRanges, type LensLog, type SecretFinding, type SecretScan } from '../core/index.ts'
+import {
+  scanSecrets,
+  stepMarks,
+  stepsInRanges,
+  stepsLabel,
+  type LensLog,
+  type SecretFinding,
+  type SecretScan,
+} from '../core/index.ts'
 
 export interface SecretJson {
   seq: number | null
@@ -15,17 +23,6 @@ export interface SecretJson {
   masked: string
   hash: string
   seenByModel: { fromSeq: number; toSeq: number; steps: string | null }[]
-}
-
-/** `2.1–4.3` for a span of steps, `2.1` for one, null for none. */
-export function stepsLabel(
-  first: { turn: number; step: number } | null,
-  last: { turn: number; step: number } | null,
-): string | null {
-  if (first === null || last === null) return null
-  const a = `${first.turn}.${first.step}`
-  const b = `${last.turn}.${last.step}`
-  return a === b ? a : `${a}–${b}`
 }
 
 export function secretsJson(log: LensLog, scan: SecretScan = scanSecrets(log)): SecretJson[] {

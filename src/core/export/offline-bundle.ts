@@ -8,6 +8,8 @@
 
 export const BUNDLE_ELEMENT_ID = 'dsh-lens-bundle'
 export const BUNDLE_FORMAT = 'dsh-lens-bundle/1'
+/** The viewer's bundle template as the build writes it (dist-bundle/), and where a server serves it, beside the page. */
+export const BUNDLE_TEMPLATE_FILE = 'dsh-lens-bundle.html'
 /** Where the bundle builder's template takes the data element. */
 export const BUNDLE_DATA_SLOT = '<!--dsh-lens-bundle-data-->'
 

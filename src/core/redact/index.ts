@@ -2,4 +2,4 @@
 
 export { redactLog, RedactionError, type RedactOptions, type RedactedLog } from './redact-log.ts'
 export { rawZstdFrame } from './zstd-raw-frame.ts'
-export { homeUserNames } from './home-paths.ts'
+export { homeUserNames, homePathRules, type PathRule } from './home-paths.ts'
