@@ -75,6 +75,7 @@ export const ROOMS = {
     live: ['sessions', 'shared'],
     home: ['shared'],
     export: ['shared'],
+    secrets: ['shared'],
     shared: [],
   },
 }

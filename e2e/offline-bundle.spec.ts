@@ -10,12 +10,12 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { expect, test, type BrowserContext, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { escapedForms, readBundleData, BUNDLE_ELEMENT_ID } from '../src/core/index.ts'
 import { plantedValues } from '../src/test-support/planted-secrets.ts'
 import { corpusLog, plantedJsonl, plantedZstd } from '../src/test-support/secret-log.ts'
-import { recordViolations, violations } from './support/csp-probe.ts'
+import { violations } from './support/csp-probe.ts'
+import { cspConsole, everyView, offline, openBundleFile as openBundle, secretsInDom } from './support/offline-page.ts'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -26,50 +26,6 @@ const dir = mkdtempSync(join(tmpdir(), 'lens-bundle-e2e-'))
 function bundle(args: string[]): void {
   const r = spawnSync(TSX, ['src/cli/main.ts', 'bundle', ...args], { cwd: ROOT, encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`dsh-lens bundle failed: ${r.stderr}`)
-}
-
-/**
- * Refuse every request but the bundle's own file; record every request the page and its workers make other than that
- * file and the blobs the page made of its own text (what is left must be nothing).
- */
-async function offline(context: BrowserContext, file: string): Promise<string[]> {
-  const self = pathToFileURL(file).href
-  const requested: string[] = []
-  context.on('request', (request) => {
-    const url = request.url()
-    if (url !== self && !url.startsWith('blob:')) requested.push(url)
-  })
-  await context.route('**/*', (route) => (route.request().url() === self ? route.continue() : route.abort()))
-  return requested
-}
-
-function cspConsole(page: Page): string[] {
-  const lines: string[] = []
-  page.on('console', (m) => void (/Content Security Policy|Refused to/i.test(m.text()) && lines.push(m.text())))
-  return lines
-}
-
-async function openBundle(page: Page, path: string): Promise<void> {
-  await recordViolations(page)
-  await page.goto(pathToFileURL(path).href)
-  await expect(page.getByTestId('app')).toHaveAttribute('data-load-state', 'ready')
-}
-
-/** Every view of the viewer, each waited for in the state it shows once rendered. */
-async function everyView(page: Page): Promise<void> {
-  await page.getByTestId('transcript-pane').locator('[role=option][data-seq]').first().click()
-  await expect(page.getByTestId('inspector-json')).toBeVisible()
-  await page.getByTestId('surface-pane').locator('[role=option][data-seq]').first().click()
-  await expect(page.getByTestId('replace-graph').locator('.react-flow')).toBeVisible()
-  await expect(page.getByTestId('context-chart')).toHaveAttribute('data-points', /^[1-9]/)
-  await page.keyboard.press('/')
-  await page.getByTestId('search-input').fill('the')
-  await expect(page.getByTestId('search-results').locator('[data-seq]').first()).toBeVisible()
-  await page.keyboard.press('Escape')
-  await page.getByTestId('chart-mode-time').click()
-  await expect(page.getByTestId('time-lanes')).toBeVisible()
-  await page.getByTestId('request-tab').click()
-  await expect(page.getByTestId('request-pane').locator('[role=option][data-seq]').first()).toBeVisible()
 }
 
 test('the demo bundle opens offline from file://: every view, no request, no CSP violation, under 1.5 MB', async ({
@@ -116,6 +72,7 @@ test('a bundle of a log full of secrets holds none of their bytes, and opens off
   const data = readBundleData(await page.locator(`#${BUNDLE_ELEMENT_ID}`).textContent())
   expect(data?.redaction.mode).toBe('redacted')
   expect(data?.redaction.count).toBeGreaterThanOrEqual(secrets.length)
+  expect(await secretsInDom(page, secrets)).toStrictEqual([])
   expect(requested).toStrictEqual([])
   expect(await violations(page)).toStrictEqual([])
 })

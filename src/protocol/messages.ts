@@ -21,6 +21,7 @@ import type {
 } from './event-views.ts'
 import type { CursorSnapshot, FirstWindow, LoadProgress, LogSummary } from './log-summary.ts'
 import type { SearchBatch, SearchSpec } from './search.ts'
+import type { SecretsAnswer, SecretsAtAnswer } from './secrets.ts'
 import type { CompactionForgot, RejectionCode } from '../core/index.ts'
 import type {
   MessageDiffAnswer,
@@ -86,6 +87,8 @@ export type LensRequest =
   | (Query & { readonly type: 'time-step'; readonly position: number })
   | (Query & { readonly type: 'event-times'; readonly from: number; readonly count: number })
   | (Query & { readonly type: 'stream-so-far'; readonly index: number })
+  | (Query & { readonly type: 'secrets' })
+  | (Query & { readonly type: 'secrets-at'; readonly index: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -115,6 +118,9 @@ export interface QueryResults {
   'time-step': TimeStepInfo | null
   'event-times': EventTimesAnswer
   'stream-so-far': StreamPreview | null
+  /** The open log's secrets (scanned when asked, kept for the log at this length). */
+  secrets: SecretsAnswer
+  'secrets-at': SecretsAtAnswer
 }
 
 /** Worker -> main thread. */
@@ -170,6 +176,8 @@ const REQUEST_TYPES = {
   'time-step': true,
   'event-times': true,
   'stream-so-far': true,
+  secrets: true,
+  'secrets-at': true,
   search: true,
   'search-more': true,
 } satisfies Record<LensRequest['type'], true>

@@ -16,6 +16,7 @@ import type { TimeQueries } from '../view/time-queries.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from '../view/step-request-query.ts'
 import { firstRejectingStep, summaryForgot } from '../view/answers-query.ts'
 import { requestMessageDiff } from '../view/message-diff.ts'
+import { secretsAnswer, secretsAt } from '../view/secrets-query.ts'
 import type { PostResponse } from './load-reports.ts'
 
 type QueryType = QueryRequest['type']
@@ -73,6 +74,8 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'time-step': ({ log, times }, req) => times.timeStep(log.lensLog, req.position),
   'event-times': ({ log, times }, req, transfer) => times.eventTimes(log.lensLog, req.from, req.count, transfer),
   'stream-so-far': ({ log, times }, req) => times.streamSoFar(log.lensLog, req.index),
+  secrets: ({ log }) => secretsAnswer(log.lensLog),
+  'secrets-at': ({ log }, req) => secretsAt(log.lensLog, req.index),
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */

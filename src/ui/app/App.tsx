@@ -19,6 +19,7 @@ import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
+import { LazySecretsPanel } from '../secrets/LazySecretsPanel.tsx'
 import { SizeBudgetBanner } from './SizeBudgetBanner.tsx'
 import { TopBar } from './TopBar.tsx'
 import { SearchPanel } from '../search/SearchPanel.tsx'
@@ -82,6 +83,7 @@ export function App() {
       <FileLinkBanner />
       <RejectBanner />
       <SizeBudgetBanner />
+      {home ? null : <LazySecretsPanel />}
       {home ? <ServedHome /> : <Viewer />}
       <SessionsPanel />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}

@@ -10,6 +10,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import { selectLoadState, selectProgress, selectSourceName, selectSummary, selectTheme } from '../../store/selectors.ts'
 import { formatBytes, formatRate } from '../shared/format-bytes.ts'
 import { ExportButtons } from '../export/ExportButtons.tsx'
+import { SecretsToggle } from '../secrets/SecretsToggle.tsx'
 import { SessionsControls } from '../sessions/SessionsControls.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { usePageSource } from './page-source-context.tsx'
@@ -86,7 +87,12 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         </span>
       ) : null}
       <div className="ml-auto flex items-center gap-2">
-        {served && loadState === 'idle' ? null : <ExportButtons />}
+        {served && loadState === 'idle' ? null : (
+          <>
+            <SecretsToggle />
+            <ExportButtons />
+          </>
+        )}
         <SessionsControls />
         <input
           ref={input}
