@@ -76,6 +76,7 @@ export const ROOMS = {
     home: ['shared'],
     export: ['shared'],
     secrets: ['shared'],
+    share: ['shared'],
     shared: [],
   },
 }

@@ -72,6 +72,11 @@ test('a bundle of a log full of secrets holds none of their bytes, and opens off
   const data = readBundleData(await page.locator(`#${BUNDLE_ELEMENT_ID}`).textContent())
   expect(data?.redaction.mode).toBe('redacted')
   expect(data?.redaction.count).toBeGreaterThanOrEqual(secrets.length)
+  // The banner says it is a bundle, of which session, redacted how; no secret is anywhere in the page.
+  const banner = page.getByTestId('bundle-banner')
+  await expect(banner).toHaveAttribute('data-redactions', String(data?.redaction.count))
+  await expect(banner).toContainText('of session planted')
+  await expect(banner).toContainText(`redacted: ${data?.redaction.count} replacements`)
   expect(await secretsInDom(page, secrets)).toStrictEqual([])
   expect(requested).toStrictEqual([])
   expect(await violations(page)).toStrictEqual([])

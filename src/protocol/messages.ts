@@ -22,6 +22,7 @@ import type {
 import type { CursorSnapshot, FirstWindow, LoadProgress, LogSummary } from './log-summary.ts'
 import type { SearchBatch, SearchSpec } from './search.ts'
 import type { SecretsAnswer, SecretsAtAnswer } from './secrets.ts'
+import type { ShareBuildArgs, ShareBundleFile, ShareReview, ShareReviewArgs } from './share.ts'
 import type { CompactionForgot, RejectionCode } from '../core/index.ts'
 import type {
   MessageDiffAnswer,
@@ -89,6 +90,9 @@ export type LensRequest =
   | (Query & { readonly type: 'stream-so-far'; readonly index: number })
   | (Query & { readonly type: 'secrets' })
   | (Query & { readonly type: 'secrets-at'; readonly index: number })
+  | (Query & { readonly type: 'share-review' } & ShareReviewArgs)
+  | (Query & { readonly type: 'share-build' } & ShareBuildArgs)
+  | (Query & { readonly type: 'share-cancel'; readonly job: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -121,6 +125,11 @@ export interface QueryResults {
   /** The open log's secrets (scanned when asked, kept for the log at this length). */
   secrets: SecretsAnswer
   'secrets-at': SecretsAtAnswer
+  /** What a bundle of these logs would hold: each log's secrets and home paths. */
+  'share-review': ShareReview
+  /** The bundle of the reviewed job, as one HTML file. */
+  'share-build': ShareBundleFile
+  'share-cancel': null
 }
 
 /** Worker -> main thread. */
@@ -178,6 +187,9 @@ const REQUEST_TYPES = {
   'stream-so-far': true,
   secrets: true,
   'secrets-at': true,
+  'share-review': true,
+  'share-build': true,
+  'share-cancel': true,
   search: true,
   'search-more': true,
 } satisfies Record<LensRequest['type'], true>

@@ -17,6 +17,7 @@ import { createBundleSlice } from './slices/bundle-slice.ts'
 import { createExportSlice } from './slices/export-slice.ts'
 import { createLiveSlice } from './slices/live-slice.ts'
 import { createSecretsSlice } from './slices/secrets-slice.ts'
+import { createShareSlice } from './slices/share-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import type { LineageClient } from '../protocol/lineage.ts'
@@ -49,6 +50,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createLiveSlice(all)(...a),
     ...createExportSlice(all)(...a),
     ...createSecretsSlice(all)(...a),
+    ...createShareSlice(all)(...a),
   }))
   return Object.assign(store, { client: all.lens })
 }

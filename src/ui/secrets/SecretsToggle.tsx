@@ -1,6 +1,6 @@
 /**
- * The top bar's Secrets button: opens the Secrets answer (the worker scans the log then, not before). Once scanned it
- * says how many secrets the log holds. `[data-testid=secrets-toggle]` (`aria-expanded`, `data-count` once known).
+ * The Secrets button, at the end of the search row (another finder over the same log): opens the Secrets answer (the
+ * worker scans the log then, not before). Once scanned it says how many secrets the log holds. `[data-testid=secrets-toggle]` (`aria-expanded`, `data-count` once known).
  */
 
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
