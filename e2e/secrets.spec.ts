@@ -11,6 +11,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import type { SecretJson } from '../src/cli/secrets-json.ts'
 import { secretKindLabel } from '../src/core/index.ts'
 import { plantedValues } from '../src/test-support/planted-secrets.ts'
 import { corpusLog, plantedJsonl } from '../src/test-support/secret-log.ts'
@@ -20,15 +21,6 @@ import { secretsInDom } from './support/offline-page.ts'
 const ROOT = new URL('../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
 const dir = mkdtempSync(join(tmpdir(), 'lens-secrets-e2e-'))
-
-interface SecretJson {
-  seq: number | null
-  field: string
-  kind: string
-  masked: string
-  hash: string
-  seenByModel: { fromSeq: number; toSeq: number; steps: string | null }[]
-}
 
 /** `dsh-lens secrets FILE --json`, the contract the page must agree with. */
 function cliSecrets(file: string): SecretJson[] {
