@@ -40,7 +40,11 @@ export const LAYERS = {
     why: 'the server follows logs with the core and speaks the live protocol',
   },
   cli: { may: ['core', 'server', 'generate'], runs: 'node', why: 'the CLI answers with the core and starts the server' },
-  build: { may: ['generate'], runs: 'node', why: 'the build bundles the CLI and shapes the app' },
+  build: {
+    may: ['generate', 'core'],
+    runs: 'node',
+    why: "the build bundles the CLI and shapes the app (the offline bundle's template takes its data slot from the core)",
+  },
   bench: {
     may: ['core', 'generate', 'live', 'server', 'test-support'],
     outside: ['e2e/support', 'vite.config.ts'],
@@ -71,6 +75,8 @@ export const ROOMS = {
     live: ['sessions', 'shared'],
     home: ['shared'],
     export: ['shared'],
+    secrets: ['shared'],
+    share: ['shared'],
     shared: [],
   },
 }

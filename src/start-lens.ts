@@ -4,6 +4,7 @@
  * modules are still being evaluated and the first render runs; nothing here imports React.
  */
 
+import { BUNDLE_ELEMENT_ID, readBundleData } from './core/export/offline-bundle.ts'
 import { TailClient } from './live/tail-client.ts'
 import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
@@ -13,8 +14,15 @@ import { themeChartColors } from './ui/shared/theme-colors.ts'
 import { createLineageClient } from './worker/lineage-client.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
-/** What this page opens (read once: later navigation within the page is the store's live actions' business). */
-export const source = pageSource(window.location.search, servedMarker(document))
+/**
+ * What this page opens (read once: later navigation within the page is the store's live actions' business). An offline
+ * bundle (`dsh-lens bundle`, Share…: docs/secrets.md) carries its data in the page and opens its own logs.
+ */
+export const source = pageSource(
+  window.location.search,
+  servedMarker(document),
+  readBundleData(document.getElementById(BUNDLE_ELEMENT_ID)?.textContent),
+)
 const live = liveParamsOf(source, window.location)
 /** The page's one store, with the clients it talks through: the lens worker, the lineage worker, the live server. */
 export const store = createLensStore({

@@ -1,7 +1,16 @@
 /** The human-readable `check` report: what is in the log, and every defect with its line and seq. */
 
-import { INVARIANT_CODES, REJECTION_CODES, stepList, timingJson, type LensLog, type StepListEntry } from '../core/index.ts'
+import {
+  INVARIANT_CODES,
+  REJECTION_CODES,
+  scanSecrets,
+  stepList,
+  timingJson,
+  type LensLog,
+  type StepListEntry,
+} from '../core/index.ts'
 import { formatTotalsLine } from './timing-command.ts'
+import { secretsCheckLine } from './secrets-json.ts'
 
 const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)
 
@@ -42,6 +51,7 @@ export function checkReport(path: string, log: LensLog): string {
   out.push(`  surface      ${surface} nodes, ${log.messageCountAfter(last)} messages to the model`)
   const timing = timingJson(log)
   out.push(`  timing       ${formatTotalsLine(timing.totals, timing.warnings)}`)
+  out.push(secretsCheckLine(scanSecrets(log)))
   out.push(`  replacements ${log.fold.timeline.replacements.length}`)
   for (const [i, r] of log.fold.timeline.replacements.entries()) {
     const link = log.replacementLinks[i]

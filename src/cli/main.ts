@@ -29,6 +29,11 @@ const USAGE = `usage:
                                          the request the harness built for a step and its diff with the previous step; or every step
   dsh-lens timing FILE --json            per step: request, first output, message, TTFT, generation, tok/s, tools, retries; and totals
   dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
+  dsh-lens secrets FILE --json           the secrets a log holds (masked, hashed) and when the model saw them
+  dsh-lens redact FILE -o OUT [--allow HASH]... [--redact-paths]
+                                         the log with its secrets replaced by [REDACTED:kind:hash], the same session otherwise
+  dsh-lens bundle FILE|ID -o OUT.html [--no-redact] [--with-subagents] [--redact-paths] [--allow HASH]...
+                                         one HTML file, the viewer and the (redacted) log inline, that opens from file:// offline
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -95,6 +100,23 @@ async function main(argv: string[]): Promise<number> {
         return await runSearch(rest)
       } catch (error) {
         throw error instanceof SearchUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'secrets':
+    case 'redact': {
+      const { runSecrets, runRedact, SecretsUsageError } = await import('./secrets-command.ts')
+      try {
+        return await (command === 'secrets' ? runSecrets(rest) : runRedact(rest))
+      } catch (error) {
+        throw error instanceof SecretsUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'bundle': {
+      const { runBundle, BundleUsageError } = await import('./bundle-command.ts')
+      try {
+        return await runBundle(rest)
+      } catch (error) {
+        throw error instanceof BundleUsageError ? new UsageError(error.message) : error
       }
     }
     case 'open': {

@@ -57,3 +57,7 @@ export {
 export * from './request/index.ts'
 export * from './forgot/index.ts'
 export * from './timing/index.ts'
+export * from './secrets/index.ts'
+export * from './redact/index.ts'
+export * from './export/offline-bundle.ts'
+export { sessionTitle } from './export/session-title.ts'

@@ -21,6 +21,8 @@ import type {
 } from './event-views.ts'
 import type { CursorSnapshot, FirstWindow, LoadProgress, LogSummary } from './log-summary.ts'
 import type { SearchBatch, SearchSpec } from './search.ts'
+import type { SecretsAnswer, SecretsAtAnswer } from './secrets.ts'
+import type { ShareBuildArgs, ShareBundleFile, ShareReview, ShareReviewArgs } from './share.ts'
 import type { CompactionForgot, RejectionCode } from '../core/index.ts'
 import type {
   MessageDiffAnswer,
@@ -86,6 +88,11 @@ export type LensRequest =
   | (Query & { readonly type: 'time-step'; readonly position: number })
   | (Query & { readonly type: 'event-times'; readonly from: number; readonly count: number })
   | (Query & { readonly type: 'stream-so-far'; readonly index: number })
+  | (Query & { readonly type: 'secrets' })
+  | (Query & { readonly type: 'secrets-at'; readonly index: number })
+  | (Query & { readonly type: 'share-review' } & ShareReviewArgs)
+  | (Query & { readonly type: 'share-build' } & ShareBuildArgs)
+  | (Query & { readonly type: 'share-cancel'; readonly job: number })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -115,6 +122,14 @@ export interface QueryResults {
   'time-step': TimeStepInfo | null
   'event-times': EventTimesAnswer
   'stream-so-far': StreamPreview | null
+  /** The open log's secrets (scanned when asked, kept for the log at this length). */
+  secrets: SecretsAnswer
+  'secrets-at': SecretsAtAnswer
+  /** What a bundle of these logs would hold: each log's secrets and home paths. */
+  'share-review': ShareReview
+  /** The bundle of the reviewed job, as one HTML file. */
+  'share-build': ShareBundleFile
+  'share-cancel': null
 }
 
 /** Worker -> main thread. */
@@ -170,6 +185,11 @@ const REQUEST_TYPES = {
   'time-step': true,
   'event-times': true,
   'stream-so-far': true,
+  secrets: true,
+  'secrets-at': true,
+  'share-review': true,
+  'share-build': true,
+  'share-cancel': true,
   search: true,
   'search-more': true,
 } satisfies Record<LensRequest['type'], true>

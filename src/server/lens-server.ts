@@ -6,8 +6,9 @@
 
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
+import { dirname, join } from 'node:path'
 import { WebSocketServer } from 'ws'
-import { loadContentChecksum } from '../core/index.ts'
+import { BUNDLE_TEMPLATE_FILE, loadContentChecksum } from '../core/index.ts'
 import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
 import type { BackoffOptions } from '../live/backoff.ts'
@@ -44,6 +45,11 @@ export interface LensServerOptions {
   readonly portAttempts?: number
   /** Built viewer directory; missing is allowed (then only the stream works). */
   readonly distDir?: string
+  /**
+   * The offline bundle's template the page's Share… fetches (`/dsh-lens-bundle.html`); default
+   * `dist-bundle/dsh-lens-bundle.html` beside the built viewer.
+   */
+  readonly bundleTemplate?: string
   readonly token?: string
   readonly allowOrigins?: readonly string[]
   readonly pollMs?: number
@@ -193,6 +199,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       sessionsHome: options.sessionsHome === true,
       distDir,
       distGuard,
+      bundleTemplate: options.bundleTemplate ?? join(dirname(distDir), 'dist-bundle', BUNDLE_TEMPLATE_FILE),
       contentSecurityPolicy: () => csp.header,
       note,
     }),

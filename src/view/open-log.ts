@@ -27,6 +27,15 @@ export const FIRST_SLICE_BYTES = 256 * 1024
  */
 export const DECODED_BYTES_BUDGET = 1024 * 1024 * 1024
 
+/**
+ * Where the open log's bytes came from, for what reads them again (Share…): a dropped or picked file (the File: a
+ * handle, not a copy), a URL (`?log=`, the demo), or a stream the worker was fed (a live feed) and kept nothing of.
+ */
+export type LogOrigin =
+  | { readonly kind: 'file'; readonly file: Blob }
+  | { readonly kind: 'url'; readonly url: string; readonly label: string }
+  | { readonly kind: 'stream' }
+
 export interface OpenLogOptions {
   /** Most decoded bytes per log (default `DECODED_BYTES_BUDGET`). */
   readonly decodedBytesBudget?: number
@@ -41,6 +50,7 @@ export class OpenLog {
   private final = false
   private sourceSha256: string | null = null
   private mirror = new ReplacementIndex()
+  private from: LogOrigin = { kind: 'stream' }
 
   private constructor(
     private readonly checksum: ContentChecksum,
@@ -62,6 +72,25 @@ export class OpenLog {
     // The panes draw rows, replacements and turns from the first summary on; every other index is built when a pane
     // first asks for it (timing, requests, state), so a load pays only for what is on screen.
     return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget, keep: TRANSCRIPT_INDEXES })
+  }
+
+  /** A new empty log with this one's checksum and budget, for reading another copy of a log (Share…). */
+  scratchLog(): LensLog {
+    return this.newLog()
+  }
+
+  /** Where the current log's bytes came from (`begin` resets it to a stream; the host names a file or URL). */
+  get origin(): LogOrigin {
+    return this.from
+  }
+
+  setOrigin(origin: LogOrigin): void {
+    this.from = origin
+  }
+
+  /** The whole source was read and folded: final, not cancelled, not cut by the budget. */
+  get complete(): boolean {
+    return this.final && !this.cancelled && !this.budgetReached
   }
 
   /** Whether the decoded-bytes budget stopped this load: it takes no more input (a live feed stops appending). */
@@ -90,6 +119,7 @@ export class OpenLog {
     this.final = false
     this.sourceSha256 = null
     this.mirror = new ReplacementIndex()
+    this.from = { kind: 'stream' }
   }
 
   /** The SHA-256 (hex) of the whole source file, once it has been read through (dropped and picked files). */

@@ -10,12 +10,14 @@ import { ContextSeriesQueries } from '../view/context-series-query.ts'
 import { DetailQueries } from '../view/detail-query.ts'
 import { OpenLog, type OpenLogOptions } from '../view/open-log.ts'
 import { SearchQueries } from '../view/search-query.ts'
+import { ShareQueries } from '../view/share-query.ts'
 import { TimeQueries } from '../view/time-queries.ts'
 import { LogFetchError, openLogUrl, readFailure, type LogDownload } from './fetch-log.ts'
 import { sha256Digest } from './file-digest.ts'
 import { ChunkQueue, Load, type LoadKind } from './load.ts'
 import { LoadReports, type PostResponse } from './load-reports.ts'
 import { answerQuery, type QueryContext } from './queries.ts'
+import { workerShareFetch } from './share-fetch.ts'
 
 /** A stream's first slice folded, then the most folded per task (a chunk longer than that is split). */
 export const FIRST_STREAM_SLICE_BYTES = 64 * 1024
@@ -81,6 +83,7 @@ class LensHost {
       times: new TimeQueries(),
       details: new DetailQueries(),
       series: new ContextSeriesQueries(),
+      share: new ShareQueries(workerShareFetch),
     }
   }
 
@@ -132,6 +135,7 @@ class LensHost {
 
   private async loadFile(load: Load, file: File): Promise<void> {
     this.log.begin(file.name, file.size)
+    this.log.setOrigin({ kind: 'file', file })
     this.reports.progress(load, true)
     try {
       // Hashed as it is read: a link to this file names it by its digest (src/worker/file-digest.ts).
@@ -179,6 +183,7 @@ class LensHost {
       }
       load.state = 'open'
       this.log.begin(req.name, totalBytes)
+      this.log.setOrigin({ kind: 'url', url: req.url, label: req.label })
       this.reports.progress(load, true)
       for (;;) {
         const { done, value } = await body.read()

@@ -16,6 +16,8 @@ import type { TimeQueries } from '../view/time-queries.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from '../view/step-request-query.ts'
 import { firstRejectingStep, summaryForgot } from '../view/answers-query.ts'
 import { requestMessageDiff } from '../view/message-diff.ts'
+import { secretsAnswer, secretsAt } from '../view/secrets-query.ts'
+import type { ShareQueries } from '../view/share-query.ts'
 import type { PostResponse } from './load-reports.ts'
 
 type QueryType = QueryRequest['type']
@@ -31,14 +33,19 @@ export interface QueryContext {
   readonly details: DetailQueries
   /** The context chart's series, extended as the log grows. */
   readonly series: ContextSeriesQueries
+  /** Share…'s job: the logs read again for a bundle, between its review and its build. */
+  readonly share: ShareQueries
 }
 
-/** One query's handler; buffers pushed on `transfer` move to the main thread instead of being copied. */
+/**
+ * One query's handler; buffers pushed on `transfer` move to the main thread instead of being copied. A handler that
+ * reads or fetches (Share…) answers with a promise; the reply goes out when it settles, other messages run meanwhile.
+ */
 type QueryHandler<T extends QueryType> = (
   on: QueryContext,
   req: Extract<QueryRequest, { type: T }>,
   transfer: Transferable[],
-) => QueryResults[T]
+) => QueryResults[T] | Promise<QueryResults[T]>
 
 const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'state-at': ({ log }, req, transfer) => {
@@ -73,18 +80,31 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'time-step': ({ log, times }, req) => times.timeStep(log.lensLog, req.position),
   'event-times': ({ log, times }, req, transfer) => times.eventTimes(log.lensLog, req.from, req.count, transfer),
   'stream-so-far': ({ log, times }, req) => times.streamSoFar(log.lensLog, req.index),
+  secrets: ({ log }) => secretsAnswer(log.lensLog),
+  'secrets-at': ({ log }, req) => secretsAt(log.lensLog, req.index),
+  'share-review': ({ log, share }, req) => share.review(log, { logs: req.logs, templateUrl: req.templateUrl }),
+  'share-build': ({ share }, req) =>
+    share.build({ job: req.job, redact: req.redact, redactPaths: req.redactPaths, allow: req.allow }),
+  'share-cancel': ({ share }, req) => share.cancel(req.job),
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */
 export function answerQuery(on: QueryContext, req: QueryRequest, post: PostResponse): void {
+  const failed = (error: unknown): void => {
+    const message = error instanceof Error ? error.message : String(error)
+    post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: false, message }, [])
+  }
   try {
     const transfer: Transferable[] = []
     // The table is keyed by the request's own type, so this handler takes exactly this request.
     const handler = QUERY_HANDLERS[req.type] as QueryHandler<QueryType>
     const result = handler(on, req as never, transfer)
-    post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: true, result }, transfer)
+    const reply = (value: unknown): void =>
+      post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: true, result: value }, transfer)
+    // Synchronous answers go out at once, in message order; only a promise waits.
+    if (result instanceof Promise) result.then(reply, failed)
+    else reply(result)
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    post({ v: PROTOCOL_VERSION, type: 'reply', id: req.id, ok: false, message }, [])
+    failed(error)
   }
 }

@@ -16,3 +16,4 @@ export {
 export { sweepRequests, type SweptRequest } from './rejection-sweep.ts'
 export { wireShapeOf, type WireShape } from './wire-shape.ts'
 export { stepsInRanges, stepMarks, type StepMark, type SpanSteps } from './steps-in-ranges.ts'
+export { stepsLabel } from './steps-label.ts'

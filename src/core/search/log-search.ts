@@ -23,6 +23,7 @@ import { eventTypeLabel, type PackedRow } from '../model/log-event.ts'
 import type { LensLog } from '../log/lens-log.ts'
 import { forEachString } from './json-leaves.ts'
 import { makeSnippet } from './snippet.ts'
+import { surfaceNodeOf, visibleRanges, type IndexRange } from './visible-ranges.ts'
 import { OPTIONAL_ESCAPE, REGEX_EVENT_BUDGET_MS, REGEX_MAX_CHARS, type TextMatcher } from './text-matcher.ts'
 
 /** Strings reported per event at most (a huge tool result with the needle in every line stays one or a few rows). */
@@ -51,11 +52,7 @@ export interface SearchMatch {
   readonly highlight: readonly [number, number]
 }
 
-/** An inclusive range of event indices. */
-export interface IndexRange {
-  readonly from: number
-  readonly to: number
-}
+export type { IndexRange }
 
 export interface StepLimit {
   /** Stop after this many records (a packed row is one record). */
@@ -144,19 +141,11 @@ export class LogSearch {
    * timeline, so a live log's later replacements are reflected on the next call.
    */
   visible(): IndexRange[] {
-    const timeline = this.log.fold.timeline
-    const last = this.log.length - 1
-    const out: { from: number; to: number }[] = []
-    for (let k = 0; k < this.nodes.length; k++) {
-      const node = this.nodes.get(k)
-      const by = timeline.shadowedBy(node)
-      const from = timeline.indexOf(node)
-      const to = by === -1 ? last : timeline.indexOf(by) - 1
-      const previous = out.at(-1)
-      if (previous !== undefined && from <= previous.to + 1) previous.to = Math.max(previous.to, to)
-      else out.push({ from, to })
-    }
-    return out
+    return visibleRanges(this.log, this.nodeList())
+  }
+
+  private *nodeList(): Generator<number> {
+    for (let k = 0; k < this.nodes.length; k++) yield this.nodes.get(k)
   }
 
   /** Position of the next prefilter (or optional-escape) hit at or after record `r`'s start in its block. */
@@ -302,9 +291,7 @@ export class LogSearch {
 
   /** The surface node event `index` entered as, or -1. */
   private nodeOf(seq: number, index: number): number {
-    const timeline = this.log.fold.timeline
-    const node = timeline.findNode(seq)
-    return node !== -1 && timeline.indexOf(node) === index ? node : -1
+    return surfaceNodeOf(this.log, seq, index)
   }
 }
 

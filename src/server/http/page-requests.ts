@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { STREAM_PATH } from '../../live/protocol.ts'
 import type { PathGuard } from '../path-guard.ts'
 import { checkHost, isToken, signInCookie, signedIn, type TrustPolicy } from './request-trust.ts'
-import { serveStatic } from './static-files.ts'
+import { BUNDLE_TEMPLATE_FILE } from '../../core/export/offline-bundle.ts'
+import { serveStatic, serveTemplate } from './static-files.ts'
 
 export interface PageRequestOptions {
   readonly policy: TrustPolicy
@@ -17,6 +18,8 @@ export interface PageRequestOptions {
   readonly distDir: string
   /** The built viewer's fence; undefined when there is none (every page answers 404). */
   readonly distGuard: PathGuard | undefined
+  /** The offline bundle's template, served at `/dsh-lens-bundle.html` for the page's Share… (undefined: none). */
+  readonly bundleTemplate: string | undefined
   /** The Content-Security-Policy header, known once the port is (before any request can arrive). */
   contentSecurityPolicy(): string | undefined
   readonly note: (peer: string, what: string) => void
@@ -72,10 +75,15 @@ export function pageRequestHandler(options: PageRequestOptions): (req: IncomingM
       res.end()
       return
     }
-    const served = options.sessionsHome ? (html: string): string => servedIndex(html, signedIn(req, policy)) : undefined
-    serveStatic(req, res, options.distDir, options.distGuard, options.contentSecurityPolicy(), served).catch(() => {
+    const fail = (): void => {
       if (!res.headersSent) res.writeHead(500)
       res.end()
-    })
+    }
+    if (url.pathname === `/${BUNDLE_TEMPLATE_FILE}`) {
+      serveTemplate(req, res, options.bundleTemplate, options.contentSecurityPolicy()).catch(fail)
+      return
+    }
+    const served = options.sessionsHome ? (html: string): string => servedIndex(html, signedIn(req, policy)) : undefined
+    serveStatic(req, res, options.distDir, options.distGuard, options.contentSecurityPolicy(), served).catch(fail)
   }
 }

@@ -75,3 +75,33 @@ export async function serveStatic(
   if (body !== null) res.end(body)
   else createReadStream(real).pipe(res)
 }
+
+/**
+ * One file outside dist/ at a fixed path of the server's own choosing, never the request's: the offline bundle's
+ * template (`dist-bundle/dsh-lens-bundle.html`), which the page fetches for Share… (a 404 that says how to build it
+ * when it is not there).
+ */
+export async function serveTemplate(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string | undefined,
+  contentSecurityPolicy?: string,
+): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed')
+  let body: Buffer
+  try {
+    if (path === undefined) throw new Error('no template')
+    body = await readFile(path)
+  } catch {
+    return plain(res, 404, 'no offline bundle template: run "npm run build" to create dist-bundle/')
+  }
+  res.writeHead(200, {
+    'content-type': TYPES['.html'] as string,
+    'content-length': String(body.length),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-cache',
+    ...(contentSecurityPolicy === undefined ? {} : { 'content-security-policy': contentSecurityPolicy }),
+  })
+  res.end(req.method === 'HEAD' ? undefined : body)
+}

@@ -80,6 +80,8 @@ export interface SourceSlice {
   loadUrl: (url: string) => void
   startLiveFeed: (name: string) => LiveFeed
   cancelLoad: () => void
+  /** A source that could not even be read (an offline bundle whose data is damaged): the page says why. */
+  failLoad: (name: string, message: string) => void
 }
 
 /** `url` resolved against the page, or null when it names another origin (or is not a URL at all). */
@@ -254,6 +256,10 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> =
           end: () => client.endStream(id),
           cancel: () => client.cancel(id),
         }
+      },
+      failLoad: (name, message) => {
+        reset(name, false, null)
+        set({ loadState: 'error', loadError: message, settled: true })
       },
       cancelLoad: () => {
         if (get().loadState !== 'loading') return

@@ -14,6 +14,8 @@ import type { LineageClient } from '../../protocol/lineage.ts'
 import type { BundleSlice } from './bundle-slice.ts'
 import type { ExportSlice } from './export-slice.ts'
 import type { LiveSlice } from './live-slice.ts'
+import type { SecretsSlice } from './secrets-slice.ts'
+import type { ShareSlice } from './share-slice.ts'
 import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
@@ -26,7 +28,9 @@ export type LensState = SourceSlice &
   ReplaySlice &
   BundleSlice &
   LiveSlice &
-  ExportSlice
+  ExportSlice &
+  SecretsSlice &
+  ShareSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */
 export interface LensClients {

@@ -19,6 +19,10 @@ import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
 import { RejectBanner } from './RejectBanner.tsx'
+import { BundleBanner } from './BundleBanner.tsx'
+import { LazySecretsPanel } from '../secrets/LazySecretsPanel.tsx'
+import { SecretsToggle } from '../secrets/SecretsToggle.tsx'
+import { LazyShareDialog } from '../share/LazyShareDialog.tsx'
 import { SizeBudgetBanner } from './SizeBudgetBanner.tsx'
 import { TopBar } from './TopBar.tsx'
 import { SearchPanel } from '../search/SearchPanel.tsx'
@@ -77,14 +81,17 @@ export function App() {
       onDrop={onDrop}
     >
       <TopBar onHelp={openHelp} />
-      {home ? null : <SearchPanel />}
+      <BundleBanner />
+      {home ? null : <SearchPanel end={<SecretsToggle />} />}
       <LiveConnect />
       <FileLinkBanner />
       <RejectBanner />
       <SizeBudgetBanner />
+      {home ? null : <LazySecretsPanel />}
       {home ? <ServedHome /> : <Viewer />}
       <SessionsPanel />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
+      <LazyShareDialog />
       {dragOver ? (
         <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
           Drop a session.jsonl or session.jsonl.zstd to open it

@@ -10,6 +10,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import { selectLoadState, selectProgress, selectSourceName, selectSummary, selectTheme } from '../../store/selectors.ts'
 import { formatBytes, formatRate } from '../shared/format-bytes.ts'
 import { ExportButtons } from '../export/ExportButtons.tsx'
+import { ShareButton } from '../share/ShareButton.tsx'
 import { SessionsControls } from '../sessions/SessionsControls.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { usePageSource } from './page-source-context.tsx'
@@ -62,7 +63,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
       ) : null}
       {source.kind === 'demo' && generation <= 1 ? (
         // Shrinks (to its first words) before it pushes the buttons onto a second line: a laptop keeps its rows.
-        <span className="min-w-40 flex-1 basis-0 truncate text-xs text-muted" data-testid="own-sessions-hint">
+        <span className="min-w-32 flex-1 basis-0 truncate text-xs text-muted" data-testid="own-sessions-hint">
           This is a demo session · your own: run <code className="font-mono">npx dsh-lens</code>
         </span>
       ) : null}
@@ -86,7 +87,12 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         </span>
       ) : null}
       <div className="ml-auto flex items-center gap-2">
-        {served && loadState === 'idle' ? null : <ExportButtons />}
+        {served && loadState === 'idle' ? null : (
+          <>
+            <ShareButton inBundle={source.kind === 'bundle'} />
+            <ExportButtons />
+          </>
+        )}
         <SessionsControls />
         <input
           ref={input}

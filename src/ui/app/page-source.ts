@@ -1,10 +1,12 @@
 /**
  * Pure: what the page opens, from its address and whether `dsh-lens` served it (the `dsh-lens-served` meta the
- * companion server adds to index.html). In order: the Connect flow (`?ws=`), a log by URL (`?log=`), a link to a
- * dropped file (`?file=`: the page asks for that file, never shows something else), a served page (the sessions
- * home, or `?session=<id>`), and otherwise the bundled demo.
+ * companion server adds to index.html). In order: an offline bundle (`dsh-lens bundle`, Share…: its own inline logs,
+ * whatever the address says), the Connect flow (`?ws=`), a log by URL (`?log=`), a link to a dropped file (`?file=`:
+ * the page asks for that file, never shows something else), a served page (the sessions home, or `?session=<id>`),
+ * and otherwise the bundled demo.
  */
 
+import type { BundleData } from '../../core/export/offline-bundle.ts'
 import { STREAM_PATH } from '../../live/protocol.ts'
 import { parseLiveParams, type LiveParams } from '../../store/live/live-view.ts'
 
@@ -22,8 +24,11 @@ export type PageSource =
     }
   | { readonly kind: 'served'; readonly session: string | null; readonly signedIn: boolean }
   | { readonly kind: 'demo' }
+  /** An offline bundle: the page's data element (which session, made when, redacted how, its logs). */
+  | { readonly kind: 'bundle'; readonly data: BundleData }
 
-export function pageSource(search: string, served: ServedMarker): PageSource {
+export function pageSource(search: string, served: ServedMarker, bundle: BundleData | null = null): PageSource {
+  if (bundle !== null) return { kind: 'bundle', data: bundle }
   const params = new URLSearchParams(search)
   if (params.get('ws') !== null) return { kind: 'connect' }
   const log = params.get('log')

@@ -12,6 +12,7 @@ import { useState } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { deepLink, prefixFileName, withoutToken } from './deep-link.ts'
 import { formatCount } from '../shared/format-count.ts'
+import { saveBlob } from '../shared/save-blob.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
 
@@ -42,12 +43,7 @@ export function ExportButtons() {
     const s = store.getState()
     try {
       const file = await s.logPrefix(s.cursor)
-      const url = URL.createObjectURL(file.blob)
-      const a = document.createElement('a')
-      a.href = url
-      a.download = prefixFileName(s.sourceName, file.seq)
-      a.click()
-      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+      saveBlob(file.blob, prefixFileName(s.sourceName, file.seq))
       setSaved({ seq: file.seq, events: file.events })
       setNote(`Saved ${formatCount(file.events)} events through seq ${file.seq}`)
     } catch (error) {

@@ -5,7 +5,7 @@
  * the worker's; this only renders what it sent.
  */
 
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { KNOWN_SESSION_EVENT_TYPES } from '../../core/load/known-event-types.ts'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import type { SearchSpec } from '../../protocol/search.ts'
@@ -28,7 +28,8 @@ function parseNumber(text: string): number | null {
   return text.trim() === '' || !Number.isSafeInteger(n) || n < 0 ? null : n
 }
 
-export function SearchPanel() {
+/** `end`: what the app puts at the row's end (the Secrets answer's toggle: another finder over the same log). */
+export function SearchPanel({ end }: { end?: ReactNode } = {}) {
   const store = useLensStoreApi()
   const spec = useLensStore((s) => s.searchSpec)
   const results = useLensStore((s) => s.searchResults)
@@ -138,6 +139,7 @@ export function SearchPanel() {
             <span className="inline-block h-2 w-4 rounded-sm bg-search" aria-hidden="true" /> on the model surface (timeline)
           </span>
         ) : null}
+        {end !== undefined ? <span className="ml-auto">{end}</span> : null}
       </div>
       {results !== null && results.error === null && results.visibleSteps !== null && results.total > 0 ? (
         <VisibilityWords

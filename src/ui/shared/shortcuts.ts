@@ -6,7 +6,8 @@
  */
 
 /** Where a shortcut works: each scope is read by one handler. */
-export type ShortcutScope = 'page' | 'timeline' | 'search-box' | 'list' | 'tabs' | 'splitter' | 'graph' | 'drawer' | 'help'
+export type ShortcutScope =
+  'page' | 'timeline' | 'search-box' | 'list' | 'tabs' | 'splitter' | 'graph' | 'drawer' | 'share' | 'help'
 
 export interface Chord {
   readonly key: string
@@ -37,6 +38,7 @@ export const SCOPES: readonly { readonly scope: ShortcutScope; readonly where: s
   { scope: 'splitter', where: 'The column splitters' },
   { scope: 'graph', where: 'The replace graph' },
   { scope: 'drawer', where: 'The Sessions drawer' },
+  { scope: 'share', where: 'Share…' },
   { scope: 'help', where: 'This help' },
 ]
 
@@ -110,6 +112,7 @@ export const SHORTCUTS = [
     does: 'Go to the focused replacement',
   },
   { scope: 'drawer', action: 'close', chords: [{ key: 'Escape' }], keys: 'Esc', does: 'Close the drawer' },
+  { scope: 'share', action: 'close', chords: [{ key: 'Escape' }], keys: 'Esc', does: 'Close Share… without writing' },
   { scope: 'help', action: 'close', chords: [{ key: 'Escape' }], keys: 'Esc', does: 'Close this help' },
 ] as const satisfies readonly ShortcutRow[]
 

@@ -18,6 +18,7 @@ import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import type { DetailTextField, DetailTextInfo } from '../../../protocol/event-views.ts'
 import { VisibleText, keepOriginalsOnCopy } from '../../shared/VisibleText.tsx'
 import { formatCount } from '../../shared/format-count.ts'
+import { saveBlob } from '../../shared/save-blob.ts'
 
 /** Characters one "Show more" adds. */
 export const SHOW_MORE_CHARS = 256 * 1024
@@ -103,12 +104,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
     try {
       const blob = await fullValue()
       if (blob === null) return
-      const url = URL.createObjectURL(blob)
-      const a = document.createElement('a')
-      a.href = url
-      a.download = `event-${seq ?? index}${field === 'disk' ? '-on-disk' : ''}.json`
-      a.click()
-      setTimeout(() => URL.revokeObjectURL(url), 60_000)
+      saveBlob(blob, `event-${seq ?? index}${field === 'disk' ? '-on-disk' : ''}.json`)
     } finally {
       setBusy(false)
     }

@@ -9,6 +9,7 @@ import { VisibleText } from '../../shared/VisibleText.tsx'
 import { ExpandableText } from './ExpandableText.tsx'
 import { SeqLinks } from './SeqLinks.tsx'
 import { SummaryForgot } from './SummaryForgot.tsx'
+import { EventSecrets } from './EventSecrets.tsx'
 import { VisibilityWords } from '../../shared/VisibilityWords.tsx'
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
@@ -115,6 +116,7 @@ function DetailView({ detail }: { detail: EventDetail }) {
         <VisibilityWords spans={[detail.lifespanSteps]} testId="lifespan-text" className="text-xs" />
       ) : null}
       {r !== null && r.kind === 'summary' && s.seq !== null ? <SummaryForgot seq={s.seq} /> : null}
+      <EventSecrets index={s.index} />
       {detail.diagnostics.length > 0 ? (
         <ul className="rounded border border-danger bg-danger-soft p-1 text-xs" aria-label="Diagnostics for this event">
           {detail.diagnostics.map((d, i) => (

@@ -6,6 +6,7 @@
 import type { LensState } from '../../../store/create-lens-store.ts'
 import type { StepRef } from '../../../store/slices/request-slice.ts'
 import { formatCount } from '../../shared/format-count.ts'
+import { saveBlob } from '../../shared/save-blob.ts'
 
 export async function copyRequestJson(state: LensState, step: StepRef): Promise<string> {
   const { text } = await state.stepRequestJson(step)
@@ -20,11 +21,6 @@ export async function copyRequestJson(state: LensState, step: StepRef): Promise<
 
 export async function saveRequestJson(state: LensState, step: StepRef): Promise<string> {
   const { text, fileName } = await state.stepRequestJson(step)
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = fileName
-  a.click()
-  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+  saveBlob(new Blob([text], { type: 'application/json' }), fileName)
   return `Saved ${fileName}`
 }
