@@ -28,6 +28,8 @@ const USAGE = `usage:
                                          the request the harness built for a step and its diff with the previous step; or every step
   dsh-lens timing FILE --json            per step: request, first output, message, TTFT, generation, tok/s, tools, retries; and totals
   dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
+  dsh-lens diff A B [--json]             two runs (files or session ids) compared at the surface: where they parted, each pair
+                                         of steps, totals; exit 0 equal (ids and times aside), 1 they differ, 2 bad input
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -86,6 +88,14 @@ async function main(argv: string[]): Promise<number> {
         return await runTiming(rest)
       } catch (error) {
         throw error instanceof TimingUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'diff': {
+      const { runDiff, DiffUsageError } = await import('./diff-command.ts')
+      try {
+        return await runDiff(rest)
+      } catch (error) {
+        throw error instanceof DiffUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {
