@@ -8,6 +8,7 @@ import { RunComparison } from '../core/index.ts'
 import { defaultSessionsRoot } from '../server/serve-command.ts'
 import { diffReport } from './diff-report.ts'
 import { DiffTargetError, resolveDiffTarget } from './diff-target.ts'
+import { OpenTargetError } from './open-target.ts'
 import { writeJsonLine } from './json-stream.ts'
 import { readLog } from './read-log.ts'
 
@@ -24,7 +25,7 @@ export async function runDiff(args: readonly string[]): Promise<number> {
   try {
     paths = [await resolveDiffTarget(targets[0] as string, home), await resolveDiffTarget(targets[1] as string, home)]
   } catch (error) {
-    if (!(error instanceof DiffTargetError)) throw error
+    if (!(error instanceof DiffTargetError) && !(error instanceof OpenTargetError)) throw error
     process.stderr.write(`dsh-lens: ${error.message}\n`)
     return 2
   }

@@ -6,9 +6,9 @@
 
 import { existsSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { findSessions, MIN_PREFIX } from './open-target.ts'
+import { sessionByIdPrefix } from './open-target.ts'
 
-/** A name that is no log, no id, or several ids: exit 2 with this message. */
+/** A path that holds no log: exit 2 with this message (an id that names no session or several: `OpenTargetError`). */
 export class DiffTargetError extends Error {}
 
 const LOG_NAMES = ['session.jsonl.zstd', 'session.jsonl']
@@ -27,15 +27,5 @@ export async function resolveDiffTarget(target: string, home: string): Promise<s
   }
   // A name that looks like a path was meant as one: say the file is missing, not that it is no id.
   if (/[/\\]|\.jsonl(\.zstd?)?$/.test(target)) throw new DiffTargetError(`cannot read ${target}: no such file`)
-  if (target.length < MIN_PREFIX || !/^[A-Za-z0-9._~-]+$/.test(target))
-    throw new DiffTargetError(
-      `"${target}" is not a file or directory, nor a session id (or a prefix of ${MIN_PREFIX}+ characters of one)`,
-    )
-  const found = await findSessions(home, target)
-  if (found.length === 0) throw new DiffTargetError(`no session under ${home} has an id starting with "${target}"`)
-  if (found.length > 1) {
-    const list = found.map((f) => `  ${f.id}  ${f.path}`).join('\n')
-    throw new DiffTargetError(`"${target}" matches ${found.length} sessions under ${home}; give more of the id:\n${list}`)
-  }
-  return (found[0] as { path: string }).path
+  return (await sessionByIdPrefix(target, home)).path
 }

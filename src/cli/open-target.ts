@@ -64,6 +64,15 @@ export async function resolveOpenTarget(target: string | undefined, home: string
     return { roots: [path], sessionId: typeof id === 'string' ? id : null, allowMissing: false }
   }
   if (st?.isDirectory() === true) return { roots: [path], sessionId: null, allowMissing: false }
+  const { id } = await sessionByIdPrefix(target, home)
+  return { roots: [home], sessionId: id, allowMissing: false }
+}
+
+/**
+ * The one session under `home` whose id is `target` or starts with it (8+ characters, with or without `session-`).
+ * @throws OpenTargetError when `target` is no id, or names no session or several (each listed as `  <id>  <path>`)
+ */
+export async function sessionByIdPrefix(target: string, home: string): Promise<{ id: string; path: string }> {
   if (target.length < MIN_PREFIX || !/^[A-Za-z0-9._~-]+$/.test(target)) {
     throw new OpenTargetError(
       `"${target}" is not a file or directory, nor a session id (or a prefix of ${MIN_PREFIX}+ characters of one)`,
@@ -75,5 +84,5 @@ export async function resolveOpenTarget(target: string | undefined, home: string
     const list = found.map((f) => `  ${f.id}  ${f.path}`).join('\n')
     throw new OpenTargetError(`"${target}" matches ${found.length} sessions under ${home}; give more of the id:\n${list}`)
   }
-  return { roots: [home], sessionId: (found[0] as { id: string }).id, allowMissing: false }
+  return found[0] as { id: string; path: string }
 }
