@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { writeZstdFrames } from '../bench/zstd-writer.ts'
 import { compareSessions } from '../core/index.ts'
 import { batchText, headerLine } from '../generate/index.ts'
-import { loadTwins, RunWriter } from '../test-support/compare-kit.ts'
+import { LIST_FILES_TOTALS, listFilesRun, loadTwins, type RunWriter } from '../test-support/compare-kit.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
@@ -27,19 +27,8 @@ function lens(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-/** One turn: a prompt, an `ls` whose output is `result`, a final answer. */
-function run(tag: string, result: string, time: number): RunWriter {
-  const w = new RunWriter(tag, { time })
-  w.turn().step()
-  w.user('list the files')
-  w.header()
-  const { callIds } = w.wait(800).answer('Let me look.', [{ name: 'bash', args: '{"command":"ls"}' }])
-  w.wait(40).result(callIds[0] as string, result)
-  w.endStep().step()
-  w.wait(500).answer('Done.')
-  w.endStep().endTurn()
-  return w
-}
+/** One turn: a prompt, an `ls` whose output is `result`, a final answer 'Done.'. */
+const run = (tag: string, result: string, time: number): RunWriter => listFilesRun(tag, { result, time, final: 'Done.' })
 
 function file(name: string, text: string | Uint8Array): string {
   const path = join(dir, name)
@@ -62,20 +51,7 @@ const textDiff = (index: number) => ({
   clipped: false,
 })
 const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: null, modelMs: 0, toolMs: 0, wallMs: 0 }
-const totals = {
-  turns: 1,
-  steps: 2,
-  toolCalls: [{ name: 'bash', calls: 1, failures: 0 }],
-  inputTokens: 200,
-  outputTokens: 20,
-  cacheReadTokens: 100,
-  cacheWriteTokens: null,
-  compactions: 0,
-  prunes: 0,
-  modelMs: 1320,
-  toolMs: 45,
-  wallMs: 1410,
-}
+const totals = LIST_FILES_TOTALS
 
 describe('lens diff', () => {
   const a = file('a.jsonl', run('a', 'a.txt\nb.txt', 1_790_000_000_000).text())

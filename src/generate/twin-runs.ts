@@ -16,30 +16,25 @@
  * - `length`: B stops after one of A's `step/end` or `turn/end` events.
  */
 
+import { DIVERGENCE_KINDS, type DivergenceKind } from '../core/compare/divergence-kind.ts'
 import { resolveOptions, type GenerateOptions } from './options.ts'
 import { packBatch } from './pack.ts'
 import { Rng } from './prng.ts'
 import { streamSession } from './index.ts'
 import type { GeneratedBatch, GeneratedEvent, GeneratedHeader, GeneratedSession } from './types.ts'
 
-export type InjectedKind = 'user-message' | 'header' | 'tool-result' | 'model-output' | 'surface-op' | 'length'
-
-export const INJECTED_KINDS: readonly InjectedKind[] = [
-  'user-message',
-  'header',
-  'tool-result',
-  'model-output',
-  'surface-op',
-  'length',
-]
+/** A divergence is injected of each kind a comparison names (src/core/compare). */
+export type InjectedKind = DivergenceKind
+export const INJECTED_KINDS: readonly InjectedKind[] = DIVERGENCE_KINDS
 
 export interface TwinOptions {
   /** The session both runs are of (packing is applied to both runs alike). */
   readonly session: GenerateOptions
   /** Seeds B's ids, clock shift and jitter. */
   readonly twinSeed: number
-  /** The divergence to inject into B: its kind, and which of the eligible sites (modulo their count); null: none. */
-  readonly divergence: { readonly kind: InjectedKind; readonly site: number } | null
+  /** The divergence to inject into B: its kind, and which of the eligible sites (modulo their count, or the middle
+   * one); null: none. */
+  readonly divergence: { readonly kind: InjectedKind; readonly site: number | 'middle' } | null
 }
 
 /** Where a run stands at the divergence (the comparison's `SidePoint`). */
@@ -344,7 +339,8 @@ export function twinRuns(options: TwinOptions): TwinRuns {
   if (options.divergence !== null) {
     const all = sitesOf(options.divergence.kind, a)
     sites = all.length
-    const site = all[options.divergence.site % Math.max(1, all.length)]
+    const at = options.divergence.site
+    const site = all[at === 'middle' ? Math.floor(all.length / 2) : at % Math.max(1, all.length)]
     if (site !== undefined) expected = inject(options.divergence.kind, site, a, b, rng)
   }
   // A second run: fresh ids, and its own clock (hours to weeks later, each event a few ms more or less apart).

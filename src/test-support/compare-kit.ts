@@ -192,6 +192,23 @@ export class RunWriter {
     )
   }
 
+  /**
+   * One turn of one step: the prompts, then `before` (a prune, a compaction...), the header (`system`), the answer.
+   */
+  exchange(
+    prompts: string | readonly string[],
+    answer: string,
+    options: { source?: Record<string, unknown>; system?: string; before?: (w: RunWriter) => void } = {},
+  ): this {
+    this.turn().step()
+    for (const prompt of typeof prompts === 'string' ? [prompts] : prompts) this.user(prompt, options.source)
+    options.before?.(this)
+    this.header(options.system)
+    this.answer(answer)
+    this.endStep().endTurn()
+    return this
+  }
+
   /** The tool-result pruner: `compaction/prune`, then the result at `seq` rewritten to `stub`. */
   prune(seq: number, stub: string): number {
     const original = this.data.get(seq)
@@ -247,6 +264,43 @@ export class RunWriter {
 }
 
 /* eslint-enable @typescript-eslint/no-explicit-any */
+
+/**
+ * A run of one turn, as most tests want one: the prompt, the header, an answer calling `ls` (800 ms), its result
+ * (40 ms later), a final answer (500 ms); 15 events, the result at seq 8, the final answer at seq 12.
+ */
+export function listFilesRun(
+  tag: string,
+  options: { time?: number; result?: string; prompt?: string; final?: string } = {},
+): RunWriter {
+  const w = new RunWriter(tag, { time: options.time ?? 1_790_000_000_000 })
+  w.turn().step()
+  w.user(options.prompt ?? 'list the files')
+  w.header()
+  const { callIds } = w.wait(800).answer('Let me look.', [{ name: 'bash', args: '{"command":"ls"}' }])
+  w.wait(40).result(callIds[0] as string, options.result ?? 'a.txt\nb.txt')
+  w.endStep().step()
+  w.wait(500).answer(options.final ?? 'There are two files.')
+  w.endStep().endTurn()
+  return w
+}
+
+/** The totals of `listFilesRun` (its default answers): each event ticks 5 ms, so step 1 answers 810 ms after its
+ * request point and step 2 510 ms after its start, the tool takes 45 ms, the turn 1,410 ms. */
+export const LIST_FILES_TOTALS = {
+  turns: 1,
+  steps: 2,
+  toolCalls: [{ name: 'bash', calls: 1, failures: 0 }],
+  inputTokens: 200,
+  outputTokens: 20,
+  cacheReadTokens: 100,
+  cacheWriteTokens: null,
+  compactions: 0,
+  prunes: 0,
+  modelMs: 810 + 510,
+  toolMs: 45,
+  wallMs: 1_410,
+} as const
 
 const swapText = (d: MessagePairDiff | null): MessagePairDiff | null =>
   d === null

@@ -6,23 +6,11 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { RunWriter } from '../../test-support/compare-kit.ts'
+import { LIST_FILES_TOTALS, listFilesRun, RunWriter } from '../../test-support/compare-kit.ts'
 import { stepRequest } from '../request/step-request.ts'
 import { compareSessions, RunComparison } from './compare-sessions.ts'
 
-/** Turn 1: a prompt, the header, an answer calling `ls`, its result, a final answer. */
-function basic(tag: string, options: { time?: number; result?: string; prompt?: string; final?: string } = {}): RunWriter {
-  const w = new RunWriter(tag, { time: options.time ?? 1_790_000_000_000 })
-  w.turn().step()
-  w.user(options.prompt ?? 'list the files')
-  w.header()
-  const { callIds } = w.wait(800).answer('Let me look.', [{ name: 'bash', args: '{"command":"ls"}' }])
-  w.wait(40).result(callIds[0] as string, options.result ?? 'a.txt\nb.txt')
-  w.endStep().step()
-  w.wait(500).answer(options.final ?? 'There are two files.')
-  w.endStep().endTurn()
-  return w
-}
+const basic = listFilesRun
 
 describe('what a comparison ignores', () => {
   it('finds a run equal to a second run that differs only in its ids and its clock', () => {
@@ -38,15 +26,7 @@ describe('what a comparison ignores', () => {
   })
 
   it('ignores the web client request id a host prompt carries, not the kind of its source', () => {
-    const run = (tag: string, source: Record<string, unknown>) => {
-      const w = new RunWriter(tag)
-      w.turn().step()
-      w.user('hi', source)
-      w.header()
-      w.answer('hello')
-      w.endStep().endTurn()
-      return w.log()
-    }
+    const run = (tag: string, source: Record<string, unknown>) => new RunWriter(tag).exchange('hi', 'hello', { source }).log()
     expect(
       compareSessions(run('a', { kind: 'user', rpcId: 'r1' }), run('b', { kind: 'user', rpcId: 'r7' })).firstDivergence,
     ).toBeNull()
@@ -120,16 +100,8 @@ describe('where two runs part, and why', () => {
   })
 
   it('a message only one request holds: appended (B) or removed (A), the other side at its request point', () => {
-    const run = (tag: string, extra: boolean) => {
-      const w = new RunWriter(tag)
-      w.turn().step()
-      w.user('hi')
-      if (extra) w.user('and also this')
-      w.header()
-      w.answer('hello')
-      w.endStep().endTurn()
-      return w.log()
-    }
+    const run = (tag: string, extra: boolean) =>
+      new RunWriter(tag).exchange(['hi', ...(extra ? ['and also this'] : [])], 'hello').log()
     const c = compareSessions(run('a', false), run('b', true))
     expect(c.firstDivergence).toStrictEqual({
       kind: 'user-message',
@@ -149,19 +121,8 @@ describe('where two runs part, and why', () => {
   })
 
   it('the header: another system prompt is a header divergence at the header in force, whatever the messages', () => {
-    const run = (tag: string, system: string) => {
-      const w = new RunWriter(tag)
-      w.turn().step()
-      w.user('hi')
-      w.header('You are dsh.')
-      w.answer('hello')
-      w.endStep().endTurn().turn().step()
-      w.user('again')
-      w.header(system)
-      w.answer('hello again')
-      w.endStep().endTurn()
-      return w.log()
-    }
+    const run = (tag: string, system: string) =>
+      new RunWriter(tag).exchange('hi', 'hello').exchange('again', 'hello again', { system }).log()
     const c = compareSessions(run('a', 'You are dsh.'), run('b', 'You are dsh. Be brief.'))
     expect(c.firstDivergence).toStrictEqual({
       kind: 'header',
@@ -194,16 +155,10 @@ describe('where two runs part, and why', () => {
   })
 
   it('a prune in one run only: surface-op, at the pruned result and the original the other still sends', () => {
-    const run = (tag: string, prune: boolean) => {
-      const w = basic(tag)
-      w.turn().step()
-      w.user('and now?')
-      if (prune) w.prune(8, '[pruned]')
-      w.header()
-      w.answer('Nothing else.')
-      w.endStep().endTurn()
-      return w.log()
-    }
+    const run = (tag: string, prune: boolean) =>
+      basic(tag)
+        .exchange('and now?', 'Nothing else.', { before: (w) => (prune ? w.prune(8, '[pruned]') : undefined) })
+        .log()
     const c = compareSessions(run('a', true), run('b', false))
     expect(c.firstDivergence).toStrictEqual({
       kind: 'surface-op',
@@ -249,23 +204,13 @@ describe('where two runs part, and why', () => {
 })
 
 describe('forks', () => {
-  function parent(): RunWriter {
-    const w = basic('parent')
-    w.turn().step()
-    w.user('next')
-    w.answer('Next.')
-    w.endStep().endTurn()
-    return w
-  }
+  const parent = (): RunWriter => basic('parent').exchange('next', 'Next.')
 
   it('compares after the seed, which is one block: no pair inside it, the divergence the first event after it', () => {
     const p = parent()
     const seedLength = 15 // through turn 1's turn/end
     const child = new RunWriter('child', { header: { parentSession: 'session-parent', seedLength } }).seed(p, seedLength)
-    child.turn().step()
-    child.user('another way')
-    child.answer('Another way.')
-    child.endStep().endTurn()
+    child.exchange('another way', 'Another way.')
     const c = compareSessions(p.log(), child.log())
     expect(c.fork).toStrictEqual({ parent: 'session-parent', seedLength })
     expect(c.pairs.map((p) => [p.a?.turn, p.b?.turn])).toStrictEqual([[2, 2]])
@@ -284,12 +229,7 @@ describe('forks', () => {
     const p = parent()
     const one = new RunWriter('one', { header: { parentSession: 'session-parent', seedLength: 15 } }).seed(p, 15)
     const two = new RunWriter('two', { header: { parentSession: 'session-parent', seedLength: 15 } }).seed(p, 15)
-    for (const w of [one, two]) {
-      w.turn().step()
-      w.user('same')
-      w.answer('Same.')
-      w.endStep().endTurn()
-    }
+    for (const w of [one, two]) w.exchange('same', 'Same.')
     const c = compareSessions(one.log(), two.log())
     expect(c.fork).toStrictEqual({ parent: 'session-parent', seedLength: 15 })
     expect(c.firstDivergence).toBeNull()
@@ -325,21 +265,7 @@ describe('totals, deltas and the cost seam', () => {
     b.wait(5).result(callIds[0] as string, 'a.txt\nb.txt', true)
     b.endStep().endTurn()
     const c = compareSessions(a.log(), b.log())
-    expect(c.totals.a).toStrictEqual({
-      turns: 1,
-      steps: 2,
-      toolCalls: [{ name: 'bash', calls: 1, failures: 0 }],
-      inputTokens: 200,
-      outputTokens: 20,
-      cacheReadTokens: 100,
-      cacheWriteTokens: null,
-      compactions: 0,
-      prunes: 0,
-      // Each event ticks 5 ms: step 1 answers 810 ms after its request point, step 2 510 ms after its start.
-      modelMs: 810 + 510,
-      toolMs: 45,
-      wallMs: 1_410,
-    })
+    expect(c.totals.a).toStrictEqual(LIST_FILES_TOTALS)
     expect(c.totals.b).toMatchObject({
       steps: 1,
       toolCalls: [{ name: 'bash', calls: 1, failures: 1 }],
