@@ -368,6 +368,13 @@ if (process.argv.includes('--browser')) {
   if (run.status !== 0) process.exitCode = run.status ?? 1
 }
 
+// Comparing two runs (issue 38: diff A B vs folding both, whole processes); opt in with --compare.
+if (process.argv.includes('--compare')) {
+  const lane = fileURLToPath(new URL('./compare-lane.ts', import.meta.url))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', lane, '--rounds', option('rounds') ?? '5'], { stdio: 'inherit' })
+  if (run.status !== 0) process.exitCode = run.status ?? 1
+}
+
 // The dsh web lane needs the built viewer, Chromium and the real harness (../shared/real-dsh); opt in with --dsh-web.
 if (process.argv.includes('--dsh-web')) {
   const lane = fileURLToPath(new URL('./dsh-web-lane.ts', import.meta.url))
