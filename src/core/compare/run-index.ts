@@ -46,8 +46,18 @@ export interface RequestKeys {
 const ASSISTANT = 1
 const TOOL_RESULT = 2
 const REPLACE = 4
+const FAILED = 8
 
 const KIND_CODES: readonly DivergenceKind[] = ['user-message', 'header', 'tool-result', 'model-output', 'surface-op', 'length']
+
+/** Whether a `tool/result`'s data reports a failure: its block's `isError`, or the event's `error`. */
+function failedResult(data: unknown): boolean {
+  if (!isRecord(data)) return false
+  if (isRecord(data['error'])) return true
+  const message = data['message']
+  const block = isRecord(message) && Array.isArray(message['content']) ? message['content'][0] : undefined
+  return isRecord(block) && block['isError'] === true
+}
 
 /** The message an event puts on the surface, read as `deriveEventMessage` does but also for an empty assistant message. */
 function messageOf(event: LogEvent | undefined): unknown {
@@ -135,7 +145,7 @@ export class RunIndex {
       const op = event?.surfaceOp
       this.flags[n] =
         (event?.type === 'assistant/message' ? ASSISTANT : 0) |
-        (event?.type === 'tool/result' ? TOOL_RESULT : 0) |
+        (event?.type === 'tool/result' ? TOOL_RESULT | (failedResult(event.data) ? FAILED : 0) : 0) |
         (isRecord(op) && op['op'] === 'replace' ? REPLACE : 0)
       if (event?.type === 'assistant/message') learnCalls(message, this.calls)
     }
@@ -185,6 +195,14 @@ export class RunIndex {
       if ((flags & REPLACE) === 0 && (flags & (ASSISTANT | TOOL_RESULT)) !== 0) out.push(node)
     }
     return out
+  }
+
+  /** Whether the `tool/result` at event `index` reports a failure (read with its node's key, not parsed again). */
+  resultFailed(index: number): boolean {
+    const node = this.log.fold.timeline.findNode(this.seqAt(index))
+    if (node === -1 || this.log.fold.timeline.indexOf(node) !== index) return failedResult(this.log.event(index)?.data)
+    this.keyThrough(node)
+    return ((this.flags[node] as number) & FAILED) !== 0
   }
 
   /** The step's timing (src/core/timing), all steps computed at the first ask. */

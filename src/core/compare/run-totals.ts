@@ -135,23 +135,13 @@ function toolCalls(run: RunIndex): ToolCallCount[] {
       const count = byName.get(name) ?? { calls: 0, failures: 0 }
       count.calls++
       const resultIndex = timing.tools[k]?.resultIndex ?? -1
-      if (resultIndex >= 0 && failed(run.log, resultIndex)) count.failures++
+      if (resultIndex >= 0 && run.resultFailed(resultIndex)) count.failures++
       byName.set(name, count)
     })
   }
   return [...byName.entries()]
     .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
     .map(([name, c]) => ({ name, calls: c.calls, failures: c.failures }))
-}
-
-/** Whether a `tool/result` reports a failure: its block's `isError`, or the event's `error`. */
-function failed(log: LensLog, index: number): boolean {
-  const data = log.event(index)?.data
-  if (!isRecord(data)) return false
-  if (isRecord(data['error'])) return true
-  const message = data['message']
-  const block = isRecord(message) && Array.isArray(message['content']) ? message['content'][0] : undefined
-  return isRecord(block) && block['isError'] === true
 }
 
 function wallMs(log: LensLog): number | null {
