@@ -112,7 +112,7 @@ export function diffReport(
   const onlyB = pairs.filter((p) => p.a === null).length
   const differ = pairs.length - same - onlyA - onlyB
   const out = [
-    comparison.partedLine(result),
+    comparison.partedLine(),
     describeRun('A', paths[0], logs[0]),
     describeRun('B', paths[1], logs[1]),
     `  pairs    ${plural(pairs.length, 'pair')} of steps${result.fork === null ? '' : ` after the fork's ${result.fork.seedLength}-event seed`}: ${same} the same, ${differ} differ, ${onlyA} only in A, ${onlyB} only in B`,

@@ -292,6 +292,29 @@ describe('totals, deltas and the cost seam', () => {
   })
 })
 
+describe('a comparison asked for in parts (the viewer)', () => {
+  it('rows first, the first divergence with its row, any range of rows, totals: the whole answer in pieces', () => {
+    const a = basic('a').exchange('more', 'More.').exchange('again', 'Again.')
+    const b = basic('b').exchange('more', 'More!').exchange('again', 'Again.')
+    const whole = compareSessions(a.log(), b.log())
+    const parts = new RunComparison(a.log(), b.log())
+    expect(parts.aligned.map((p) => [p.a?.turn, p.a?.step, p.b?.turn, p.b?.step])).toStrictEqual([
+      [1, 1, 1, 1],
+      [1, 2, 1, 2],
+      [2, 1, 2, 1],
+      [3, 1, 3, 1],
+    ])
+    expect(parts.firstDivergence()).toStrictEqual({ index: 2, divergence: whole.firstDivergence })
+    const rows = [...parts.pairs(2, 4), ...parts.pairs(0, 2)]
+    expect(rows.map((r) => r.requestDiff)).toStrictEqual([null, null, null, null])
+    expect(rows).toStrictEqual([...whole.pairs.slice(2), ...whole.pairs.slice(0, 2)].map((p) => ({ ...p, requestDiff: null })))
+    expect(parts.totals()).toStrictEqual(whole.totals)
+    expect(parts.partedLine()).toBe(
+      'A and B parted at turn 2 step 1: the same request got a different answer (A seq 21, B seq 21)',
+    )
+  })
+})
+
 describe('a pair asked for in full', () => {
   it('gives both requests as the Request view builds them, with a mark per message', () => {
     const comparison = new RunComparison(basic('a').log(), basic('b', { result: 'a.txt' }).log())

@@ -14,7 +14,7 @@ import { alignSteps, type AlignedPair } from './align.ts'
 import type { DivergenceKind } from './divergence-kind.ts'
 import { leadSentence, partedLine } from './divergence-words.ts'
 import { forkVerdict, type ForkBlock, type ForkVerdict } from './fork-seed.ts'
-import { comparePair, type PairFacts, type SidePoint } from './pair-compare.ts'
+import { comparePair, type Lead, type PairFacts, type SidePoint } from './pair-compare.ts'
 import { messageMarks, requestComparison, TextDiffCache, type MessageMark, type RequestComparison } from './request-diff.ts'
 import { RunIndex, type RunStep } from './run-index.ts'
 import {
@@ -78,6 +78,20 @@ export interface PairDetail {
 const stepOf = (step: RunStep | null): PairStep | null =>
   step === null ? null : { turn: step.turn, step: step.step, atSeq: step.atSeq }
 
+/** What a pair's comparison leaves behind once its node lists are let go: small, kept for every pair. */
+interface Verdict {
+  readonly same: boolean
+  readonly kinds: DivergenceKind[]
+  readonly lead: Lead | null
+}
+
+/**
+ * Two runs compared, in parts a reader can ask for one at a time, cheapest first: `aligned` (the rows, at
+ * construction), `firstDivergence()` (walks the pairs only up to the first that differs), `pairs(from, to)` (rows'
+ * verdicts and deltas, any range), `totals()`, `pairDetail(i)` (one pair in full). `result()` is all of it at once.
+ * Keys and text diffs are kept; per-pair node lists are not (a pair is compared again, in O(its messages), when asked
+ * in full).
+ */
 export class RunComparison {
   readonly a: RunIndex
   readonly b: RunIndex
@@ -85,7 +99,9 @@ export class RunComparison {
   /** The aligned steps, in order: the pair list's rows. */
   readonly aligned: readonly AlignedPair[]
   private readonly texts: TextDiffCache
-  private readonly facts: (PairFacts | undefined)[]
+  private readonly verdicts: (Verdict | undefined)[]
+  private figures: { a: StepFigures[]; b: StepFigures[] } | undefined
+  private first: { index: number; divergence: FirstDivergence } | null | undefined
 
   constructor(
     a: LensLog,
@@ -97,52 +113,82 @@ export class RunComparison {
     this.fork = forkVerdict(a, b)
     this.aligned = alignSteps(this.a, this.b, this.fork.fork?.seedLength ?? 0)
     this.texts = new TextDiffCache(this.a, this.b)
-    this.facts = new Array<PairFacts | undefined>(this.aligned.length)
+    this.verdicts = new Array<Verdict | undefined>(this.aligned.length)
   }
 
-  /** Pair `index` compared (kept: a reader comes back to the pair it picked). */
+  /** Pair `index` compared in full (its requests' node lists and middle, its outcomes): not kept. */
   pairFacts(index: number): PairFacts {
-    let facts = this.facts[index]
-    if (facts === undefined) {
-      facts = comparePair(this.a, this.b, this.aligned[index] as AlignedPair)
-      this.facts[index] = facts
-    }
+    const facts = comparePair(this.a, this.b, this.aligned[index] as AlignedPair)
+    this.verdicts[index] ??= { same: facts.same, kinds: facts.kinds, lead: facts.lead }
     return facts
+  }
+
+  private verdict(index: number): Verdict {
+    return this.verdicts[index] ?? this.pairFacts(index)
+  }
+
+  /** The first pair that is not the same, and the divergence it holds; null when the runs are equal. */
+  firstDivergence(): { readonly index: number; readonly divergence: FirstDivergence } | null {
+    if (this.first === undefined) {
+      this.first = null
+      for (let i = 0; i < this.aligned.length; i++) {
+        if (this.verdict(i).lead === null) continue
+        this.first = { index: i, divergence: this.divergenceOf(this.pairFacts(i)) }
+        break
+      }
+    }
+    return this.first
+  }
+
+  private stepFigures(): { a: StepFigures[]; b: StepFigures[] } {
+    this.figures ??= {
+      a: this.a.steps.map((s) => stepFigures(this.a, s, this.options.priceStep)),
+      b: this.b.steps.map((s) => stepFigures(this.b, s, this.options.priceStep)),
+    }
+    return this.figures
+  }
+
+  /** Rows `from` to `to` (exclusive) of the pair list: steps, same, kinds, delta; `requestDiff` with `details` only. */
+  pairs(from = 0, to = this.aligned.length): ComparedPair[] {
+    const figures = this.stepFigures()
+    const priced = this.options.priceStep !== undefined
+    const out: ComparedPair[] = []
+    for (let i = Math.max(0, from); i < Math.min(to, this.aligned.length); i++) {
+      const pair = this.aligned[i] as AlignedPair
+      const details = this.options.details === true
+      const facts = details ? this.pairFacts(i) : null
+      const verdict = facts ?? this.verdict(i)
+      out.push({
+        a: stepOf(pair.a),
+        b: stepOf(pair.b),
+        same: verdict.same,
+        kinds: verdict.kinds,
+        requestDiff: facts === null ? null : requestComparison(facts, this.a, this.b, this.texts),
+        delta: stepDelta(
+          pair.a === null ? null : (figures.a[pair.a.position] as StepFigures),
+          pair.b === null ? null : (figures.b[pair.b.position] as StepFigures),
+          priced,
+        ),
+      })
+    }
+    return out
+  }
+
+  /** Each run's totals, side by side. */
+  totals(): { readonly a: RunTotals; readonly b: RunTotals } {
+    const figures = this.stepFigures()
+    const priced = this.options.priceStep !== undefined
+    return { a: runTotals(this.a, figures.a, priced), b: runTotals(this.b, figures.b, priced) }
   }
 
   /** The whole answer: every pair compared, the first divergence, the totals. */
   result(): SessionComparison {
-    const priced = this.options.priceStep !== undefined
-    const figuresA = this.a.steps.map((s) => stepFigures(this.a, s, this.options.priceStep))
-    const figuresB = this.b.steps.map((s) => stepFigures(this.b, s, this.options.priceStep))
-    let first: FirstDivergence | null = null
-    const pairs: ComparedPair[] = []
-    for (const [i, pair] of this.aligned.entries()) {
-      const facts = this.pairFacts(i)
-      if (first === null && facts.lead !== null) first = this.firstDivergence(facts)
-      const fa: StepFigures | null = pair.a === null ? null : (figuresA[pair.a.position] as StepFigures)
-      const fb: StepFigures | null = pair.b === null ? null : (figuresB[pair.b.position] as StepFigures)
-      pairs.push({
-        a: stepOf(pair.a),
-        b: stepOf(pair.b),
-        same: facts.same,
-        kinds: facts.kinds,
-        requestDiff: this.options.details === true ? requestComparison(facts, this.a, this.b, this.texts) : null,
-        delta: stepDelta(fa, fb, priced),
-      })
-      // The CLI walks every pair once: what it no longer needs is not kept.
-      if (this.options.details === true) this.facts[i] = undefined
-    }
-    return {
-      fork: this.fork.fork,
-      firstDivergence: first,
-      pairs,
-      totals: { a: runTotals(this.a, figuresA, priced), b: runTotals(this.b, figuresB, priced) },
-    }
+    const pairs = this.pairs()
+    return { fork: this.fork.fork, firstDivergence: this.firstDivergence()?.divergence ?? null, pairs, totals: this.totals() }
   }
 
-  private firstDivergence(facts: PairFacts): FirstDivergence {
-    const lead = facts.lead as NonNullable<PairFacts['lead']>
+  private divergenceOf(facts: PairFacts): FirstDivergence {
+    const lead = facts.lead as Lead
     const detail = lead.kind === 'header' ? requestComparison(facts, this.a, this.b, this.texts) : null
     let message = leadSentence(lead, detail?.headerChanged ?? [])
     if (this.fork.mismatch !== null) message += ` (${this.fork.mismatch})`
@@ -163,14 +209,10 @@ export class RunComparison {
     }
   }
 
-  /** The report's first line: where A and B parted, in words, or that they are the same run. */
-  partedLine(result: SessionComparison): string {
-    const index = result.pairs.findIndex((p) => !p.same)
-    const facts = index === -1 ? null : this.pairFacts(index)
-    const lead =
-      facts?.lead == null || result.firstDivergence === null
-        ? null
-        : { lead: facts.lead, sentence: result.firstDivergence.message }
+  /** The sentence a reader sees first: where A and B parted, in words, or that they are the same run. */
+  partedLine(): string {
+    const first = this.firstDivergence()
+    const lead = first === null ? null : { lead: this.verdict(first.index).lead as Lead, sentence: first.divergence.message }
     const counted = this.aligned.filter((p) => p.a !== null)
     return partedLine(lead, this.fork, {
       steps: counted.length,
