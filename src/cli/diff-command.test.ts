@@ -5,10 +5,10 @@
  */
 
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { writeZstdFrames } from '../bench/zstd-writer.ts'
 import { compareSessions } from '../core/index.ts'
 import { batchText, headerLine } from '../generate/index.ts'
@@ -17,6 +17,7 @@ import { LIST_FILES_TOTALS, listFilesRun, loadTwins, type RunWriter } from '../t
 const ROOT = new URL('../../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
 const dir = mkdtempSync(join(tmpdir(), 'lens-diff-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function lens(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
   const result = spawnSync(TSX, ['src/cli/main.ts', ...args], {

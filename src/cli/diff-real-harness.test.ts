@@ -11,7 +11,7 @@
  */
 
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -49,6 +49,7 @@ function firstPrompt(log: LensLog, from: number): number {
 describe.runIf(enabled)('comparing real harness runs', () => {
   const root = mkdtempSync(join(tmpdir(), 'lens-diff-real-'))
   const workdir = join(root, 'work')
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
   const headless = (name: string, prompt: string, flags: string[] = []) =>
     runHeadless(prompt, { home: join(root, name), workdir, flags })
 
