@@ -5,7 +5,7 @@
  */
 
 import { RunComparison } from '../core/index.ts'
-import { defaultSessionsRoot } from '../server/serve-command.ts'
+import { defaultSessionsRoot } from './serve-command.ts'
 import { diffReport } from './diff-report.ts'
 import { DiffTargetError, resolveDiffTarget } from './diff-target.ts'
 import { OpenTargetError } from './open-target.ts'
