@@ -21,6 +21,7 @@ export {
   messageTextDiff,
   diffParts,
   CONTEXT_LINES,
+  DIFF_SURE_EDIT_LENGTH,
   DIFF_TIMEOUT_MS,
   DIFF_MAX_EDIT_LENGTH,
   PART_TEXT_MAX,

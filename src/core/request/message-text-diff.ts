@@ -6,12 +6,20 @@
  *
  * The Request view's "what changed in this message" (issue 31, `src/view/message-diff.ts`) and the comparison of two
  * runs (`src/core/compare`) both read it, so a message diff reads the same wherever it is shown.
+ *
+ * The search runs twice at most. First with `DIFF_SURE_EDIT_LENGTH` and no clock: jsdiff's cost grows with the square
+ * of the edit length, so this pass is bounded by the text's size alone, and every diff it finds is found on any machine
+ * however busy (an answer, a test, `dsh-lens diff --json` never depend on the load). Only texts that differ by more lines
+ * are searched again up to `DIFF_MAX_EDIT_LENGTH`, under `DIFF_TIMEOUT_MS` of wall clock: those alone may say
+ * `parts: null` on one run and not on another.
  */
 
 import { diffLines } from 'diff'
 import { isRecord } from '../model/log-event.ts'
 
 export const CONTEXT_LINES = 2
+/** Lines added plus removed that a diff always finds, whatever the clock says (see above). */
+export const DIFF_SURE_EDIT_LENGTH = 200
 export const DIFF_TIMEOUT_MS = 250
 export const DIFF_MAX_EDIT_LENGTH = 4000
 /** Characters of one part that are kept; the rest is counted. */
@@ -76,7 +84,9 @@ function capped(kind: TextDiffPart['kind'], text: string): TextDiffPart {
 
 /** Line diff of `before` and `after` with long unchanged runs collapsed; null when the bounded search gave up. */
 export function diffParts(before: string, after: string): TextDiffPart[] | null {
-  const changes = diffLines(before, after, { timeout: DIFF_TIMEOUT_MS, maxEditLength: DIFF_MAX_EDIT_LENGTH })
+  const changes =
+    diffLines(before, after, { maxEditLength: DIFF_SURE_EDIT_LENGTH }) ??
+    diffLines(before, after, { timeout: DIFF_TIMEOUT_MS, maxEditLength: DIFF_MAX_EDIT_LENGTH })
   if (changes === undefined) return null
   const parts: TextDiffPart[] = []
   for (const [k, change] of changes.entries()) {
