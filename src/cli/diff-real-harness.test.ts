@@ -159,7 +159,7 @@ describe.runIf(enabled)('comparing real harness runs', () => {
     }, 240_000)
 
     afterAll(async () => {
-      await host?.stop()
+      await host?.remove()
     }, 60_000)
 
     it('names the parent and the seed, and compares nothing inside it', () => {
