@@ -58,6 +58,11 @@ export class OpenLog {
     return new OpenLog(checksum, options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
   }
 
+  /** Another open log with the same checksum and budget, empty (the Compare view's second run). */
+  sibling(): OpenLog {
+    return new OpenLog(this.checksum, this.budget)
+  }
+
   private newLog(): LensLog {
     return new LensLog({ checksum: this.checksum, plainBytesBudget: this.budget })
   }

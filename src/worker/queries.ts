@@ -16,6 +16,7 @@ import type { TimeQueries } from '../view/time-queries.ts'
 import { stepListAnswer, stepRequestAnswer, stepRequestJsonText } from '../view/step-request-query.ts'
 import { firstRejectingStep, summaryForgot } from '../view/answers-query.ts'
 import { requestMessageDiff } from '../view/message-diff.ts'
+import type { CompareQueries } from '../view/compare-query.ts'
 import type { PostResponse } from './load-reports.ts'
 
 type QueryType = QueryRequest['type']
@@ -31,6 +32,10 @@ export interface QueryContext {
   readonly details: DetailQueries
   /** The context chart's series, extended as the log grows. */
   readonly series: ContextSeriesQueries
+  /** The Compare view's second run (run B; `log` is run A). */
+  readonly other: OpenLog
+  /** The Compare view's comparison, kept while both logs stay as they are. */
+  readonly compare: CompareQueries
 }
 
 /** One query's handler; buffers pushed on `transfer` move to the main thread instead of being copied. */
@@ -73,6 +78,12 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'time-step': ({ log, times }, req) => times.timeStep(log.lensLog, req.position),
   'event-times': ({ log, times }, req, transfer) => times.eventTimes(log.lensLog, req.from, req.count, transfer),
   'stream-so-far': ({ log, times }, req) => times.streamSoFar(log.lensLog, req.index),
+  'compare-overview': ({ log, other, compare }) => compare.overview(log.lensLog, other.lensLog),
+  'compare-pairs': ({ log, other, compare }, req) => compare.pairs(log.lensLog, other.lensLog, req.from, req.to),
+  'compare-pair': ({ log, other, compare }, req) => compare.pair(log.lensLog, other.lensLog, req.index),
+  'compare-totals': ({ log, other, compare }) => compare.totals(log.lensLog, other.lensLog),
+  // The host has let the comparison and the other log go before this answer.
+  'compare-close': () => null,
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */
