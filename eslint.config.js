@@ -70,6 +70,7 @@ export const ROOMS = {
     sessions: ['shared'],
     live: ['sessions', 'shared'],
     home: ['shared'],
+    compare: ['panes', 'shared'],
     export: ['shared'],
     shared: [],
   },

@@ -1,8 +1,7 @@
 /**
  * The Compare view's answers (issue 38), over the worker's two open logs: run A is the main log, run B the other. One
- * `RunComparison` (src/core/compare) is kept while both logs stay as they are, built on the view's first question
- * and never while a log loads; a log that changed (another load, a grown log) makes the next question build it again.
- * Closing the view lets it go (`close`). What each part costs on two 280k-event logs: docs/benchmarks.md.
+ * `RunComparison` (src/core/compare) is kept, built on the view's first question (the overview) and never while a log
+ * loads; another load, or an overview asked after a log grew, builds it again. Closing the view lets it go (`close`). What each part costs on two 280k-event logs: docs/benchmarks.md.
  */
 
 import { RunComparison, type LensLog, type PriceStep } from '../core/index.ts'
@@ -36,11 +35,15 @@ export class CompareQueries {
 
   constructor(private readonly options: CompareQueryOptions = {}) {}
 
-  /** The comparison of `a` and `b` as they are now (built again when either changed since). */
-  comparison(a: LensLog, b: LensLog): RunComparison {
+  /**
+   * The comparison of `a` and `b`. The overview (`fresh`) compares the logs as they are now, built again when either
+   * grew; the other answers read the comparison the overview was given, so rows, pairs and totals agree with it while a
+   * followed log grows (an append-only log's earlier steps and requests do not change). Other logs: built again.
+   */
+  comparison(a: LensLog, b: LensLog, fresh = false): RunComparison {
     const held = this.held
-    if (held !== null && held.a === a && held.b === b && held.lengths[0] === a.length && held.lengths[1] === b.length)
-      return held.comparison
+    const same = held !== null && held.a === a && held.b === b
+    if (same && (!fresh || (held.lengths[0] === a.length && held.lengths[1] === b.length))) return held.comparison
     const priced = this.options.priceStep === undefined ? {} : { priceStep: this.options.priceStep }
     const comparison = new RunComparison(a, b, priced)
     this.held = { a, b, lengths: [a.length, b.length], comparison }
@@ -48,10 +51,11 @@ export class CompareQueries {
   }
 
   overview(a: LensLog, b: LensLog): CompareOverview {
-    const comparison = this.comparison(a, b)
-    const run = (log: LensLog, steps: number): CompareRun => ({
+    const comparison = this.comparison(a, b, true)
+    const [eventsA, eventsB] = (this.held as Held).lengths
+    const run = (log: LensLog, events: number, steps: number): CompareRun => ({
       sessionId: typeof log.header?.id === 'string' ? log.header.id : null,
-      events: log.length,
+      events,
       turns: log.turns.turns.length,
       steps,
     })
@@ -60,7 +64,7 @@ export class CompareQueries {
       fork: comparison.fork.fork,
       first: comparison.firstDivergence(),
       parted: comparison.partedLine(),
-      runs: { a: run(a, comparison.a.steps.length), b: run(b, comparison.b.steps.length) },
+      runs: { a: run(a, eventsA, comparison.a.steps.length), b: run(b, eventsB, comparison.b.steps.length) },
     }
   }
 
