@@ -127,6 +127,8 @@ test('Compare: two sessions picked on the home, the divergence opened on arrival
   await expect(page.getByTestId('compare-run-b')).toHaveAttribute('data-session-id', b)
   await expectTheCliAnswer(page)
   await readmeScreenshot(page, 'compare')
+  // Run A read through gives the address no cursor hash: the comparison has none.
+  await expect(page).toHaveURL(new RegExp(`\\?compare=${a}&with=${b}$`))
 
   // A reload of the address lands on the same comparison.
   await page.reload()
@@ -165,4 +167,40 @@ test('Compare with…: the log open is run A, a second file run B, the same answ
   await page.getByTestId('compare-close').click()
   await expect(page.getByTestId('compare-view')).toHaveCount(0)
   await expect(page.getByTestId('compare-with-button')).toBeVisible()
+})
+
+test('Compare: a subagent with its parent, one click from the child’s row', async ({ page }) => {
+  test.setTimeout(180_000)
+  const spawnHome = join(base, 'dsh-spawn')
+  await runHeadless('Fix the parser bug SPAWN', { home: spawnHome, workdir: join(base, 'spawn') })
+  const lens = await startDshLens([], spawnHome)
+  running.push(lens)
+  await page.goto(lens.url)
+  await expect(page.getByTestId('sessions-home')).toHaveAttribute('data-count', '2')
+  const child = page.locator('[data-testid=session-row][data-kind=subagent]')
+  const [childId, parentId] = [await child.getAttribute('data-session-id'), await child.getAttribute('data-parent-id')]
+  // A root has no parent to compare with.
+  await expect(page.locator('[data-testid=session-row][data-kind=root]').getByTestId('session-compare-parent')).toHaveCount(0)
+  await child.getByTestId('session-compare-parent').click()
+  await expect(page).toHaveURL(new RegExp(`\\?compare=${parentId}&with=${childId}$`))
+  const diff = spawnSync(process.execPath, [BIN, 'diff', parentId as string, childId as string, '--json'], {
+    encoding: 'utf8',
+    env: { ...process.env, DSH_HOME: spawnHome },
+  })
+  expect(diff.stderr).toBe('')
+  const answer = JSON.parse(diff.stdout) as SessionComparison
+  const view = page.getByTestId('compare-view')
+  await expect(view).toHaveAttribute('data-state', 'ready')
+  await expect(view).toHaveAttribute('data-pairs', String(answer.pairs.length))
+  const marked = page.getByTestId('first-divergence')
+  await expect(marked).toHaveAttribute('data-kind', answer.firstDivergence?.kind as string)
+  await expect(marked).toHaveAttribute('data-seq-a', String(answer.firstDivergence?.a.seq))
+  await expect(marked).toHaveAttribute('data-seq-b', String(answer.firstDivergence?.b.seq))
+  await expect(page.getByTestId('compare-totals').locator('tr[data-figure=steps]')).toHaveAttribute(
+    'data-delta',
+    String(answer.totals.b.steps - answer.totals.a.steps),
+  )
+  // Closing a served comparison returns to the home.
+  await page.getByTestId('compare-close').click()
+  await expect(page.getByTestId('sessions-home')).toBeVisible()
 })

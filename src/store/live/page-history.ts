@@ -65,6 +65,8 @@ export class PageHistory {
     const already = Object.entries(params).every(([name, value]) => url.searchParams.get(name) === value)
     for (const name of OPEN_PARAMS) if (!(name in params)) url.searchParams.delete(name)
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+    // A comparison has no cursor of its own: a hash would belong to one run only.
+    if ('compare' in params) url.hash = ''
     if (push && !already) {
       url.hash = ''
       url.searchParams.delete('file')
