@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import type { SessionComparison } from '../src/core/index.ts'
 import { realDshAvailable, runHeadless } from '../src/test-support/real-dsh.ts'
@@ -153,7 +154,8 @@ test('Compare: two sessions picked on the home, the divergence opened on arrival
 })
 
 test('Compare with…: the log open is run A, a second file run B, the same answer as the CLI', async ({ page }) => {
-  test.setTimeout(90_000)
+  // axe computes every colour contrast: tens of seconds on a busy two-CPU machine.
+  test.setTimeout(180_000)
   await page.goto('/')
   const file = async (path: string, name: string) => ({ name, mimeType: 'application/zstd', buffer: await readFile(path) })
   await page.getByTestId('file-input').setInputFiles(await file(compacted, 'compacted.jsonl.zstd'))
@@ -163,6 +165,9 @@ test('Compare with…: the log open is run A, a second file run B, the same answ
   await expect(page.getByTestId('compare-run-a')).toContainText('compacted.jsonl.zstd')
   await expect(page.getByTestId('compare-run-b')).toContainText('full.jsonl.zstd')
   await expectTheCliAnswer(page)
+  // axe-core's default rules (WCAG 2 A/AA and best practices): no violation on the view.
+  const result = await new AxeBuilder({ page }).analyze()
+  expect(result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toStrictEqual([])
   // Closed, run A is the log open again.
   await page.getByTestId('compare-close').click()
   await expect(page.getByTestId('compare-view')).toHaveCount(0)
