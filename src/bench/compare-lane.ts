@@ -31,7 +31,7 @@ interface Pair {
 }
 
 /** The twin pairs, written once per generator version. */
-function twinPair(name: 'equal' | 'middle', dir: string): Pair {
+export function twinPair(name: 'equal' | 'middle', dir: string): Pair {
   const base = join(dir, `compare-${name}-${generatorHash()}`)
   const a = `${base}-a.jsonl`
   const b = `${base}-b.jsonl`
