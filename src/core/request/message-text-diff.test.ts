@@ -57,8 +57,10 @@ describe('message text diff', () => {
 
   it('searches a longer edit under the clock only: out of time, it says so', () => {
     const [before, after] = rewritten(2000, DIFF_SURE_EDIT_LENGTH)
-    // With time to spare the diff is found...
+    // With time to spare (a clock that stands still: a busy machine must not make this part fail) the diff is found...
+    const stopped = vi.spyOn(Date, 'now').mockReturnValue(1_000_000)
     expect(messageTextDiff({ content: before }, { content: after }).removedLines).toBe(DIFF_SURE_EDIT_LENGTH)
+    stopped.mockRestore()
     // ...and on a starved clock it is not: the sure pass stops at its edit length.
     starvedClock()
     expect(messageTextDiff({ content: before }, { content: after }).parts).toBeNull()
