@@ -74,6 +74,7 @@ export const ROOMS = {
     sessions: ['shared'],
     live: ['sessions', 'shared'],
     home: ['shared'],
+    compare: ['panes', 'shared'],
     export: ['shared'],
     secrets: ['shared'],
     share: ['shared'],

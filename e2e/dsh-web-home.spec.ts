@@ -33,7 +33,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await lens?.stop()
-  await host?.stop().catch(() => undefined)
+  await host?.remove()
 })
 
 test('dsh-lens --dsh: host rows in the home, a new session and its subagent at once, opened live, host gone and back', async ({

@@ -70,7 +70,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   lens?.kill('SIGTERM')
-  await host?.stop().catch(() => undefined)
+  await host?.remove()
 })
 
 test('attach to dsh web: list, follow a turn live, a subagent, the host restarted mid-turn, equal to the file', async ({

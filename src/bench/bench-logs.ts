@@ -31,7 +31,7 @@ export interface BenchLog {
 const GENERATOR_DIR = new URL('../generate/', import.meta.url)
 
 /** Hash of the generator's sources: a cached log is reused only if it came from the same generator. */
-function generatorHash(): string {
+export function generatorHash(): string {
   const hash = createHash('sha1')
   for (const name of readdirSync(GENERATOR_DIR).sort()) {
     if (name.endsWith('.ts') && !name.endsWith('.test.ts')) hash.update(name).update(readFileSync(new URL(name, GENERATOR_DIR)))

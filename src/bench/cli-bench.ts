@@ -33,7 +33,7 @@ export interface CliBenchResult {
   }[]
 }
 
-async function bundle(): Promise<{ cli: string; floor: string; harness: string }> {
+export async function bundle(): Promise<{ cli: string; floor: string; harness: string }> {
   mkdirSync(OUT, { recursive: true })
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/build/build-cli.ts', '--outdir', join(OUT, 'lens')], {
     cwd: ROOT,
@@ -56,17 +56,17 @@ async function bundle(): Promise<{ cli: string; floor: string; harness: string }
 
 const devNull = openSync('/dev/null', 'w')
 
-/** Wall time of one whole process, spawn to exit; a failure is an error, never a fast time. */
-function timeProcess(command: string, args: readonly string[]): number {
+/** Wall time of one whole process, spawn to exit; a failure (an exit code not in `ok`) is an error, never a fast time. */
+export function timeProcess(command: string, args: readonly string[], ok: readonly number[] = [0]): number {
   const t0 = performance.now()
   const result = spawnSync(command, args, { cwd: ROOT, stdio: ['ignore', devNull, 'pipe'] })
   const ms = performance.now() - t0
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`)
+  if (!ok.includes(result.status ?? -1)) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`)
   return ms
 }
 
 /** Interleaved rounds of whole processes (order rotates per round); per-task times. */
-function rounds(n: number, tasks: Record<string, () => number>): Record<string, number[]> {
+export function rounds(n: number, tasks: Record<string, () => number>): Record<string, number[]> {
   const names = Object.keys(tasks)
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
   for (let r = 0; r < n; r++)

@@ -356,5 +356,5 @@ try {
 } finally {
   await browser?.close()
   for (const s of servers) await s.close()
-  await host.stop().catch(() => undefined)
+  await host.remove()
 }

@@ -402,6 +402,20 @@ if (process.argv.includes('--browser')) {
   if (run.status !== 0) process.exitCode = run.status ?? 1
 }
 
+// Comparing two runs (issue 38: diff A B vs folding both, whole processes); opt in with --compare.
+if (process.argv.includes('--compare')) {
+  const lane = fileURLToPath(new URL('./compare-lane.ts', import.meta.url))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', lane, '--rounds', option('rounds') ?? '5'], { stdio: 'inherit' })
+  if (run.status !== 0) process.exitCode = run.status ?? 1
+}
+
+// The Compare view's first screen (issue 38: two 280k runs in the built viewer); opt in with --compare-view.
+if (process.argv.includes('--compare-view')) {
+  const lane = fileURLToPath(new URL('./compare-view-lane.ts', import.meta.url))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', lane, '--rounds', option('rounds') ?? '3'], { stdio: 'inherit' })
+  if (run.status !== 0) process.exitCode = run.status ?? 1
+}
+
 // The dsh web lane needs the built viewer, Chromium and the real harness (../shared/real-dsh); opt in with --dsh-web.
 if (process.argv.includes('--dsh-web')) {
   const lane = fileURLToPath(new URL('./dsh-web-lane.ts', import.meta.url))

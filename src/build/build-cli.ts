@@ -3,7 +3,8 @@
  * (tsx transpiles at every start). CommonJS bundles in dist-cli/:
  * - dsh-lens.cjs, the launcher (src/cli/launch.ts) the bin runs: it starts the next one through V8's code cache;
  * - dsh-lens-main.cjs, the CLI itself (src/cli/main.ts), with dsh-lens-main.cjs.v8-cache beside it;
- * - dsh-lens-open.cjs, dsh-lens-serve.cjs and dsh-lens-generate.cjs, the commands a fold never needs (below).
+ * - dsh-lens-open.cjs, dsh-lens-serve.cjs, dsh-lens-diff.cjs and dsh-lens-generate.cjs, the commands a fold never
+ *   needs (below).
  *
  * CommonJS because only a classic script can be given a code cache in Node 20 (vm.Script's cachedData; there is
  * no cache for ES modules before Node 22). The commands most runs never use (serve, generate-demo) stay in the
@@ -36,6 +37,7 @@ const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
  */
 const ON_DEMAND: Record<string, string> = {
   './open-command.ts': 'dsh-lens-open',
+  './diff-command.ts': 'dsh-lens-diff',
   './serve-command.ts': 'dsh-lens-serve',
   '../generate/index.ts': 'dsh-lens-generate',
 }
@@ -57,6 +59,7 @@ await build({
     'dsh-lens': 'src/cli/launch.ts',
     'dsh-lens-main': 'src/cli/main.ts',
     'dsh-lens-open': 'src/cli/open-command.ts',
+    'dsh-lens-diff': 'src/cli/diff-command.ts',
     'dsh-lens-serve': 'src/cli/serve-command.ts',
     'dsh-lens-generate': 'src/generate/index.ts',
   },

@@ -34,6 +34,8 @@ const USAGE = `usage:
                                          the log with its secrets replaced by [REDACTED:kind:hash], the same session otherwise
   dsh-lens bundle FILE|ID -o OUT.html [--no-redact] [--with-subagents] [--redact-paths] [--allow HASH]...
                                          one HTML file, the viewer and the (redacted) log inline, that opens from file:// offline
+  dsh-lens diff A B [--json]             two runs (files or session ids) compared at the surface: where they parted, each pair
+                                         of steps, totals; exit 0 equal (ids and times aside), 1 they differ, 2 bad input
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -92,6 +94,14 @@ async function main(argv: string[]): Promise<number> {
         return await runTiming(rest)
       } catch (error) {
         throw error instanceof TimingUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'diff': {
+      const { runDiff, DiffUsageError } = await import('./diff-command.ts')
+      try {
+        return await runDiff(rest)
+      } catch (error) {
+        throw error instanceof DiffUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

@@ -101,3 +101,23 @@ export async function resolveOpenTarget(target: string | undefined, home: string
   // Only the host has it: the home is still served, and may not exist on this machine at all.
   return { roots: [home], sessionId: (matches[0] as { id: string }).id, allowMissing: found.length === 0 }
 }
+
+/**
+ * The one session under `home` whose id is `target` or starts with it (8+ characters, with or without `session-`):
+ * `diff`'s A and B, which name logs on this disk (no dsh web host).
+ * @throws OpenTargetError when `target` is no id, or names no session or several (each listed as `  <id>  <path>`)
+ */
+export async function sessionByIdPrefix(target: string, home: string): Promise<{ id: string; path: string }> {
+  if (!isSessionIdQuery(target)) {
+    throw new OpenTargetError(
+      `"${target}" is not a file or directory, nor a session id (or a prefix of ${MIN_PREFIX}+ characters of one)`,
+    )
+  }
+  const found = await findSessions(home, target)
+  if (found.length === 0) throw new OpenTargetError(`no session under ${home} has an id starting with "${target}"`)
+  if (found.length > 1) {
+    const list = found.map((f) => `  ${f.id}  ${f.path}`).join('\n')
+    throw new OpenTargetError(`"${target}" matches ${found.length} sessions under ${home}; give more of the id:\n${list}`)
+  }
+  return found[0] as { id: string; path: string }
+}

@@ -4,7 +4,7 @@
  */
 
 import type { CursorSnapshot } from './log-summary.ts'
-import type { LensResponse, QueryRequest, QueryResults } from './messages.ts'
+import type { LensResponse, LogSlotName, QueryRequest, QueryResults } from './messages.ts'
 
 export type QueryType = QueryRequest['type']
 /** A query's arguments: its request without the envelope. */
@@ -15,12 +15,12 @@ export type ClientEvent =
   Extract<LensResponse, { loadId: number }> | { readonly type: 'snapshot'; readonly snapshot: CursorSnapshot }
 
 export interface LensClient {
-  /** Read a File in the worker; returns the load id. */
-  loadFile(file: File): number
+  /** Read a File in the worker, into its main log or the Compare view's `other`; returns the load id. */
+  loadFile(file: File, slot?: LogSlotName): number
   /** Fetch a same-origin URL in the worker and fold it as it downloads; returns the load id (see `load-url`). */
   loadUrl(url: string, label: string, name: string): number
   /** Start a byte stream (a live source); feed it with `pushChunk`, close with `endStream`. */
-  beginStream(name: string, totalBytes: number | null, live: boolean): number
+  beginStream(name: string, totalBytes: number | null, live: boolean, slot?: LogSlotName): number
   pushChunk(loadId: number, bytes: Uint8Array): void
   endStream(loadId: number): void
   cancel(loadId: number): void

@@ -23,6 +23,7 @@ import type { CursorSnapshot, FirstWindow, LoadProgress, LogSummary } from './lo
 import type { SearchBatch, SearchSpec } from './search.ts'
 import type { SecretsAnswer, SecretsAtAnswer } from './secrets.ts'
 import type { ShareBuildArgs, ShareBundleFile, ShareReview, ShareReviewArgs } from './share.ts'
+import type { CompareOverview, ComparePair, ComparePairRows, CompareTotals } from './compare.ts'
 import type { CompactionForgot, RejectionCode } from '../core/index.ts'
 import type {
   MessageDiffAnswer,
@@ -34,20 +35,27 @@ import type {
 } from './step-request.ts'
 
 /** Bumped whenever a message shape changes; both sides refuse a mismatch. */
-export const PROTOCOL_VERSION = 2
+export const PROTOCOL_VERSION = 3
+
+/**
+ * Which of the worker's two open logs a load fills: `main` (the default) is the page's log, every pane's; `other` is
+ * the second run the Compare view holds beside it (run B; the main log is run A).
+ */
+export type LogSlotName = 'main' | 'other'
 
 type Envelope = { readonly v: typeof PROTOCOL_VERSION }
 type Query = Envelope & { readonly id: number }
 
 /** Main thread -> worker. Load messages carry a `loadId` so stale chunks of a replaced load are dropped. */
 export type LensRequest =
-  | (Envelope & { readonly type: 'load-file'; readonly loadId: number; readonly file: File })
+  | (Envelope & { readonly type: 'load-file'; readonly loadId: number; readonly file: File; readonly slot?: LogSlotName })
   | (Envelope & {
       readonly type: 'load-begin'
       readonly loadId: number
       readonly name: string
       readonly totalBytes: number | null
       readonly live: boolean
+      readonly slot?: LogSlotName
     })
   | (Envelope & {
       /** Fetch `url` (absolute, same origin) in the worker and fold its body as it streams (`?log=`, the demo).
@@ -93,6 +101,11 @@ export type LensRequest =
   | (Query & { readonly type: 'share-review' } & ShareReviewArgs)
   | (Query & { readonly type: 'share-build' } & ShareBuildArgs)
   | (Query & { readonly type: 'share-cancel'; readonly job: number })
+  | (Query & { readonly type: 'compare-overview' })
+  | (Query & { readonly type: 'compare-pairs'; readonly from: number; readonly to: number })
+  | (Query & { readonly type: 'compare-pair'; readonly index: number })
+  | (Query & { readonly type: 'compare-totals' })
+  | (Query & { readonly type: 'compare-close' })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -130,6 +143,14 @@ export interface QueryResults {
   /** The bundle of the reviewed job, as one HTML file. */
   'share-build': ShareBundleFile
   'share-cancel': null
+  /** The Compare view (main log = run A, other log = run B): its first screen. */
+  'compare-overview': CompareOverview
+  'compare-pairs': ComparePairRows
+  /** Null when there is no pair `index`. */
+  'compare-pair': ComparePair | null
+  'compare-totals': CompareTotals
+  /** The view closed: the comparison and the other log are let go. */
+  'compare-close': null
 }
 
 /** Worker -> main thread. */
@@ -192,6 +213,11 @@ const REQUEST_TYPES = {
   'share-cancel': true,
   search: true,
   'search-more': true,
+  'compare-overview': true,
+  'compare-pairs': true,
+  'compare-pair': true,
+  'compare-totals': true,
+  'compare-close': true,
 } satisfies Record<LensRequest['type'], true>
 const RESPONSE_TYPES = { progress: true, summary: true, 'load-failed': true, reply: true } satisfies Record<
   LensResponse['type'],

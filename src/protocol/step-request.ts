@@ -1,6 +1,6 @@
 /** The Request view's questions and answers: a step's request as rows, the step list, the exact CLI JSON. */
 
-import type { StepListEntry, StepRequestJson, StepTimingJson } from '../core/index.ts'
+import type { MessageTextDiff, StepListEntry, StepRequestJson, StepTimingJson, TextDiffPart } from '../core/index.ts'
 import type { ToolCallPreview } from './event-views.ts'
 
 /** Which step: by number, or the one in force at a cursor (an event index). */
@@ -56,30 +56,15 @@ export interface StepRequestJsonText {
 }
 
 /** One run of a message diff: lines kept, added or removed, or a run of unchanged lines left out (`skipped`). */
-export interface MessageDiffPart {
-  readonly kind: 'same' | 'added' | 'removed' | 'skipped'
-  /** The run's text (empty when skipped), cut to the first `PART_TEXT_MAX` characters. */
-  readonly text: string
-  readonly lines: number
-  /** Characters of the run not sent. */
-  readonly cut: number
-}
+export type MessageDiffPart = TextDiffPart
 
 /** The text diff of the first message of a request that differs from the one at its position in the previous request. */
-export interface MessageDiffAnswer {
+export interface MessageDiffAnswer extends MessageTextDiff {
   /** Its position in both requests, its seq now and the seq there before. */
   readonly index: number
   readonly seq: number
   readonly previousSeq: number
   readonly previousStep: string
-  /** Null when the two texts are too different to diff in bounded time. */
-  readonly parts: readonly MessageDiffPart[] | null
-  readonly removedLines: number
-  readonly addedLines: number
-  readonly beforeChars: number
-  readonly afterChars: number
-  /** A text was longer than the part diffed. */
-  readonly clipped: boolean
 }
 
 /** A step, as `T.S`. */

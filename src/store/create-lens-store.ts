@@ -18,6 +18,7 @@ import { createExportSlice } from './slices/export-slice.ts'
 import { createLiveSlice } from './slices/live-slice.ts'
 import { createSecretsSlice } from './slices/secrets-slice.ts'
 import { createShareSlice } from './slices/share-slice.ts'
+import { createCompareSlice } from './slices/compare-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import type { LineageClient } from '../protocol/lineage.ts'
@@ -51,6 +52,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createExportSlice(all)(...a),
     ...createSecretsSlice(all)(...a),
     ...createShareSlice(all)(...a),
+    ...createCompareSlice(all)(...a),
   }))
   return Object.assign(store, { client: all.lens })
 }

@@ -10,7 +10,7 @@
 
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
@@ -59,6 +59,8 @@ export interface RealHost {
   start(): Promise<string>
   /** Graceful stop (SIGTERM, as `host.sh stop`). */
   stop(): Promise<void>
+  /** Stop it (if it runs) and remove its home and workdir: every caller's last call. */
+  remove(): Promise<void>
   /** SIGKILL the host and its process group: a crash, mid-write. */
   kill(): Promise<void>
   /** `prompt.sh`: prompt a session (`new` creates one); resolves with the session id once the host accepted it. */
@@ -104,6 +106,10 @@ export async function createRealHost(options: { delayMs?: number } = {}): Promis
     },
     async stop() {
       await run('host.sh', ['stop'], env)
+    },
+    async remove() {
+      await host.stop().catch(() => undefined)
+      await rm(root, { recursive: true, force: true })
     },
     async kill() {
       const pid = Number((await readFile(join(runDir, 'dsh-web.pid'), 'utf8')).trim())

@@ -1,13 +1,13 @@
 /**
- * The message diff: on the demo, the step after the tool-result prune diffs the pruned result against the original
- * at the same position of the previous request (checked against the requests themselves); unchanged runs collapse;
- * two texts too different for the bounded search give no parts instead of a long wait.
+ * The Request view's message diff: on the demo, the step after the tool-result prune diffs the pruned result against
+ * the original at the same position of the previous request (checked against the requests themselves). The diff itself
+ * is the core's: src/core/request/message-text-diff.test.ts.
  */
 
 import { describe, expect, it } from 'vitest'
-import { LensLog, loadContentChecksum, stepList, stepRequest } from '../core/index.ts'
+import { LensLog, loadContentChecksum, messageText, stepList, stepRequest } from '../core/index.ts'
 import { demoSessionJsonl } from '../generate/index.ts'
-import { CONTEXT_LINES, diffParts, messageText, requestMessageDiff } from './message-diff.ts'
+import { requestMessageDiff } from './message-diff.ts'
 
 const checksum = await loadContentChecksum()
 
@@ -44,22 +44,5 @@ describe('message diff', () => {
       }
     }
     expect(pruneSeen).toBe(true)
-  })
-
-  it('collapses unchanged runs to their first and last lines around a change', () => {
-    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}`)
-    const changed = [...lines]
-    changed[20] = 'changed'
-    const parts = diffParts(lines.join('\n') + '\n', changed.join('\n') + '\n') ?? []
-    expect(parts.map((p) => p.kind)).toStrictEqual(['skipped', 'same', 'removed', 'added', 'same', 'skipped'])
-    expect(parts[0]?.lines).toBe(20 - CONTEXT_LINES)
-    expect(parts[1]?.text).toBe('line 18\nline 19\n')
-    expect(parts[5]?.lines).toBe(40 - 21 - CONTEXT_LINES)
-  })
-
-  it('gives up on two texts too different to diff in bounded time', () => {
-    const a = Array.from({ length: 9000 }, (_, i) => `a${i}`).join('\n')
-    const b = Array.from({ length: 9000 }, (_, i) => `b${i}`).join('\n')
-    expect(diffParts(a, b)).toBeNull()
   })
 })

@@ -68,6 +68,11 @@ export class OpenLog {
     return new OpenLog(checksum, options.decodedBytesBudget ?? DECODED_BYTES_BUDGET)
   }
 
+  /** Another open log with the same checksum and budget, empty (the Compare view's second run). */
+  sibling(): OpenLog {
+    return new OpenLog(this.checksum, this.budget)
+  }
+
   private newLog(): LensLog {
     // The panes draw rows, replacements and turns from the first summary on; every other index is built when a pane
     // first asks for it (timing, requests, state), so a load pays only for what is on screen.

@@ -17,6 +17,7 @@ import {
   stepTimingAt,
   toolNameDiff,
   type LensLog,
+  type StepRequestJson,
 } from '../core/index.ts'
 import { estimateTokens } from '../core/model/token-estimate.ts'
 import { previewMessage } from './message-text.ts'
@@ -26,6 +27,7 @@ import type {
   StepListAnswer,
   StepRequestAnswer,
   StepRequestJsonText,
+  StepRequestView,
   StepTarget,
 } from '../protocol/step-request.ts'
 
@@ -67,6 +69,12 @@ function rowOf(seq: number, message: unknown): RequestMessageRow {
   }
 }
 
+/** A request as the Request view lists it: the request without its messages, and a preview row per message. */
+export function requestRows(json: StepRequestJson): { request: StepRequestView; rows: RequestMessageRow[] } {
+  const { messages, ...rest } = json
+  return { request: { ...rest, messageCount: messages.length }, rows: messages.map((m) => rowOf(m.seq, m.message)) }
+}
+
 /** The `step-request` query. `have`: the key of the answer the caller holds (skips resending an unchanged one). */
 export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string | null): StepRequestAnswer {
   const stepCount = stepSpans(log).length
@@ -77,7 +85,6 @@ export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string
   if (have === key) return { ...empty, unchanged: true }
   const json = stepRequest(log, position)
   if (json === undefined) return { ...empty, position: -1, unchanged: false }
-  const { messages, ...rest } = json
   let headerChange: HeaderChangeDetail | null = null
   if (json.diff.headerChanged.length > 0 && position > 0) {
     // Header changes are rare: the previous step's request is built again only then, for its header.
@@ -90,8 +97,7 @@ export function stepRequestAnswer(log: LensLog, target: StepTarget, have: string
     unchanged: false,
     position,
     stepCount,
-    request: { ...rest, messageCount: messages.length },
-    rows: messages.map((m) => rowOf(m.seq, m.message)),
+    ...requestRows(json),
     headerChange,
     timing: stepTimingAt(log, position)?.json ?? null,
   }

@@ -26,11 +26,24 @@ export const FIRST_WINDOW_ROWS = 48
 
 export type PostResponse = (message: LensResponse, transfer: Transferable[]) => void
 
+export interface LoadReportOptions {
+  /**
+   * Interim summaries and the first window while the log loads (default true). The Compare view's second run is read
+   * once it is whole: its load sends progress and its final summary only.
+   */
+  readonly interim?: boolean
+}
+
 export class LoadReports {
+  private readonly interim: boolean
+
   constructor(
     private readonly log: OpenLog,
     private readonly post: PostResponse,
-  ) {}
+    options: LoadReportOptions = {},
+  ) {
+    this.interim = options.interim ?? true
+  }
 
   progress(load: Load, force: boolean): void {
     const now = Date.now()
@@ -44,7 +57,8 @@ export class LoadReports {
     const summary = this.log.summary()
     // The first summary with events brings what the panes show first: the rows' and the cursor's queries would
     // otherwise wait behind the fold's next slice, twice over (state, then rows), before the first row is drawn.
-    const firstWindow = !load.windowSent && summary.length > 0 ? firstWindowOf(this.log, FIRST_WINDOW_ROWS) : undefined
+    const firstWindow =
+      this.interim && !load.windowSent && summary.length > 0 ? firstWindowOf(this.log, FIRST_WINDOW_ROWS) : undefined
     if (firstWindow !== undefined) {
       load.windowSent = true
       // The progress so far goes first (its throttle may have held back the first slice's): the first rows come
@@ -57,7 +71,7 @@ export class LoadReports {
 
   /** A summary of a file or `?log=` load still reading: the first as soon as there are events, then throttled. */
   interimSummary(load: Load): void {
-    if (this.log.lensLog.length === 0) return
+    if (!this.interim || this.log.lensLog.length === 0) return
     if (load.interimSent && Date.now() - load.summaryAt < INTERIM_SUMMARY_INTERVAL_MS) return
     load.interimSent = true
     this.summary(load)

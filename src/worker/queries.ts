@@ -18,6 +18,7 @@ import { firstRejectingStep, summaryForgot } from '../view/answers-query.ts'
 import { requestMessageDiff } from '../view/message-diff.ts'
 import { secretsAnswer, secretsAt } from '../view/secrets-query.ts'
 import type { ShareQueries } from '../view/share-query.ts'
+import type { CompareQueries } from '../view/compare-query.ts'
 import type { PostResponse } from './load-reports.ts'
 
 type QueryType = QueryRequest['type']
@@ -35,6 +36,10 @@ export interface QueryContext {
   readonly series: ContextSeriesQueries
   /** Share…'s job: the logs read again for a bundle, between its review and its build. */
   readonly share: ShareQueries
+  /** The Compare view's second run (run B; `log` is run A). */
+  readonly other: OpenLog
+  /** The Compare view's comparison, kept while both logs stay as they are. */
+  readonly compare: CompareQueries
 }
 
 /**
@@ -86,6 +91,12 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'share-build': ({ share }, req) =>
     share.build({ job: req.job, redact: req.redact, redactPaths: req.redactPaths, allow: req.allow }),
   'share-cancel': ({ share }, req) => share.cancel(req.job),
+  'compare-overview': ({ log, other, compare }) => compare.overview(log.lensLog, other.lensLog),
+  'compare-pairs': ({ log, other, compare }, req) => compare.pairs(log.lensLog, other.lensLog, req.from, req.to),
+  'compare-pair': ({ log, other, compare }, req) => compare.pair(log.lensLog, other.lensLog, req.index),
+  'compare-totals': ({ log, other, compare }) => compare.totals(log.lensLog, other.lensLog),
+  // The host has let the comparison and the other log go before this answer.
+  'compare-close': () => null,
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */

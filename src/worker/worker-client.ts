@@ -64,10 +64,10 @@ export function createClient(connect: (receive: (data: unknown) => void) => Port
   }
 
   return {
-    loadFile(file) {
+    loadFile(file, slot) {
       const loadId = nextLoad++
       // A File is a handle to the bytes, not the bytes: cloning it is cheap and the worker slices it itself.
-      port.post({ v: PROTOCOL_VERSION, type: 'load-file', loadId, file }, [])
+      port.post({ v: PROTOCOL_VERSION, type: 'load-file', loadId, file, ...(slot === undefined ? {} : { slot }) }, [])
       return loadId
     },
     loadUrl(url, label, name) {
@@ -75,9 +75,12 @@ export function createClient(connect: (receive: (data: unknown) => void) => Port
       port.post({ v: PROTOCOL_VERSION, type: 'load-url', loadId, url, label, name }, [])
       return loadId
     },
-    beginStream(name, totalBytes, live) {
+    beginStream(name, totalBytes, live, slot) {
       const loadId = nextLoad++
-      port.post({ v: PROTOCOL_VERSION, type: 'load-begin', loadId, name, totalBytes, live }, [])
+      port.post(
+        { v: PROTOCOL_VERSION, type: 'load-begin', loadId, name, totalBytes, live, ...(slot === undefined ? {} : { slot }) },
+        [],
+      )
       return loadId
     },
     pushChunk(loadId, bytes) {

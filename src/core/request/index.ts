@@ -17,3 +17,16 @@ export { sweepRequests, type SweptRequest } from './rejection-sweep.ts'
 export { wireShapeOf, type WireShape } from './wire-shape.ts'
 export { stepsInRanges, stepMarks, type StepMark, type SpanSteps } from './steps-in-ranges.ts'
 export { stepsLabel } from './steps-label.ts'
+export {
+  messageText,
+  messageTextDiff,
+  diffParts,
+  CONTEXT_LINES,
+  DIFF_SURE_EDIT_LENGTH,
+  DIFF_TIMEOUT_MS,
+  DIFF_MAX_EDIT_LENGTH,
+  PART_TEXT_MAX,
+  DIFF_TEXT_MAX,
+  type MessageTextDiff,
+  type TextDiffPart,
+} from './message-text-diff.ts'

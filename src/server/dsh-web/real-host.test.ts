@@ -84,7 +84,7 @@ describe.skipIf(!enabled)('dsh web adapter against the real host', () => {
     })
     cleanup.push(
       () => server.close(),
-      () => host.stop(),
+      () => host.remove(),
     )
     await waitFor('the upstream connected', () => server.dshWeb?.state === 'connected')
   }, 600_000)

@@ -1,17 +1,28 @@
 /**
  * The page's link to the companion server, made by the store from the client the entry gave it: the connection's
- * status, and the three jobs it runs, each in a file of its own: the sessions list (session-list.ts), the followed
- * session fed into the store (live-follow.ts) and the page's address (page-history.ts). Components never hold it:
- * they call the store's live actions (`openLiveSession`, `goHome`, `followNewest`, `setPickerOpen`,
- * `refreshSessions`) and read `liveView`.
+ * status, and the jobs it runs, each in a file of its own: the sessions list (session-list.ts), the followed session
+ * fed into the store (live-follow.ts), two sessions read for the Compare view (live-compare.ts) and the page's address
+ * (page-history.ts). Components never hold it: they call the store's live actions (`openLiveSession`,
+ * `openLiveCompare`, `goHome`, `followNewest`, `setPickerOpen`, `refreshSessions`) and read `liveView`.
  *
  * Served mode (the page `dsh-lens` serves, signed in by its cookie): the sessions home's list, a history entry per
  * session (Back returns to the home), and the open session's title and project handed to the store.
  */
 
 import type { SourceRef } from '../../live/protocol.ts'
+import type { CompareRunRef } from '../slices/compare-slice.ts'
+import { LiveCompare, type CompareSession } from './live-compare.ts'
 import { LiveFollow } from './live-follow.ts'
-import { NOT_FOLLOWING, patchLive, sessionItem, type LiveConnection, type LiveStoreApi, type LiveView } from './live-view.ts'
+import {
+  findSession,
+  NOT_FOLLOWING,
+  patchLive,
+  sessionItem,
+  type ComparePair,
+  type LiveConnection,
+  type LiveStoreApi,
+  type LiveView,
+} from './live-view.ts'
 import { PageHistory } from './page-history.ts'
 import { SessionList } from './session-list.ts'
 
@@ -21,11 +32,12 @@ const VIEW_UPDATE_MS = 250
 export class LiveController {
   private readonly sessions: SessionList
   private readonly follower: LiveFollow
+  private readonly comparer: LiveCompare
   private readonly history: PageHistory
   private ticker: ReturnType<typeof setInterval> | undefined
   private unfollowStore: (() => void) | undefined
-  /** A session asked for before the list arrived (a reload on `?session=`): opened once its source is known. */
-  private pending: { sessionId: string; push: boolean } | null = null
+  /** A session (or two compared) asked for before the list arrived (a reload): opened once their sources are known. */
+  private pending: { sessionId: string; push: boolean } | { compare: ComparePair; push: boolean } | null = null
 
   constructor(
     private readonly store: LiveStoreApi,
@@ -36,10 +48,12 @@ export class LiveController {
       this.openPending()
     })
     this.follower = new LiveFollow(store, connection.client, () => this.syncMeta())
+    this.comparer = new LiveCompare(store, connection.client)
     this.history = new PageHistory({
       open: (sessionId) => {
-        if (sessionId !== this.view().sessionId) this.open(sessionId, false)
+        if (sessionId !== this.view().sessionId || this.store.getState().compare !== null) this.open(sessionId, false)
       },
+      compare: (a, b) => this.compare({ a, b }, false),
       home: () => this.home(false),
     })
     connection.client.listen({
@@ -76,8 +90,10 @@ export class LiveController {
         if (this.follower.ownGeneration !== generation && this.view().sessionId !== null) this.detach()
       })
     }
+    const compare = this.connection.params.compare
     const session = this.view().sessionId ?? this.connection.params.session
-    if (session !== null) this.open(session, false)
+    if (compare !== undefined && this.served) this.compare(compare, false)
+    else if (session !== null) this.open(session, false)
   }
 
   stop(): void {
@@ -86,6 +102,7 @@ export class LiveController {
     this.unfollowStore?.()
     this.unfollowStore = undefined
     this.history.stop()
+    this.comparer.stop()
     this.follower.end()
     this.connection.client.close()
   }
@@ -114,6 +131,7 @@ export class LiveController {
       return
     }
     this.pending = null
+    this.store.getState().closeCompare()
     const item = sessionItem(list, sessionId)
     const source: SourceRef = item?.source === 'dsh-web' ? { kind: 'dsh-web', sessionId } : { kind: 'file', sessionId }
     this.patch({
@@ -128,9 +146,40 @@ export class LiveController {
     this.follower.start(sessionId, source)
   }
 
+  /**
+   * Served pages: the Compare view of two sessions (ids or unique prefixes, as the list has them), each read to where
+   * it is now. Before the list is known it waits for it, the view showing the two ids meanwhile.
+   */
+  compare(pair: ComparePair, push = true, listed = false): void {
+    const list = this.view().list
+    const placeholder = (id: string): CompareRunRef => ({ label: id, source: { kind: 'session', sessionId: id } })
+    if (list.items === null && !listed) {
+      this.pending = { compare: pair, push }
+      this.store.getState().placeCompare(placeholder(pair.a), placeholder(pair.b), null)
+      return
+    }
+    this.pending = null
+    this.detach()
+    const [a, b] = [findSession(list, pair.a), findSession(list, pair.b)]
+    if (typeof a === 'string' || typeof b === 'string') {
+      const why = [a, b].filter((x): x is string => typeof x === 'string').join('; ')
+      this.store.getState().placeCompare(placeholder(pair.a), placeholder(pair.b), `Cannot compare: ${why}.`)
+      return
+    }
+    this.history.showCompare(a.sessionId, b.sessionId, push)
+    const session = (item: typeof a): CompareSession => ({
+      sessionId: item.sessionId,
+      source:
+        item.source === 'dsh-web' ? { kind: 'dsh-web', sessionId: item.sessionId } : { kind: 'file', sessionId: item.sessionId },
+      label: item.title ?? item.prompt ?? item.sessionId,
+    })
+    this.comparer.start(session(a), session(b))
+  }
+
   /** Served pages: close the session and show the sessions home (`push`: a history entry, when the user asked). */
   home(push = true): void {
     this.detach()
+    this.store.getState().closeCompare()
     this.store.getState().clearSource()
     this.history.showHome(push)
   }
@@ -146,7 +195,8 @@ export class LiveController {
     const pending = this.pending
     if (pending === null) return
     this.pending = null
-    this.open(pending.sessionId, pending.push, true)
+    if ('compare' in pending) this.compare(pending.compare, pending.push, true)
+    else this.open(pending.sessionId, pending.push, true)
   }
 
   /** The open session's title and project from the list, for the top bar and the browser tab (served pages). */

@@ -24,6 +24,14 @@ export interface LiveParams {
   readonly session: string | null
   /** The page `dsh-lens` serves: a sessions home instead of the picker, signed in by cookie (no token). */
   readonly served?: true
+  /** A served page's `?compare=<id>&with=<id>`: the Compare view on two of the server's sessions. */
+  readonly compare?: ComparePair
+}
+
+/** Two sessions to compare, as the page's address names them (ids, or prefixes of ids). */
+export interface ComparePair {
+  readonly a: string
+  readonly b: string
 }
 
 /** The companion server as the page's store is given it: the client (not connected yet) and what the URL said. */
@@ -106,6 +114,23 @@ export function parseLiveParams(search: string): LiveParams | null {
 /** The list's rows in the server's order (the picker's and the status line's view of it). */
 export function sessionItems(list: SessionsView): SessionListItem[] | null {
   return list.items === null ? null : [...list.items.values()]
+}
+
+/**
+ * The row a compare link names: a session id, or a prefix of one (with or without `session-`) that names one session
+ * only, as `dsh-lens diff` finds them; otherwise the sentence that says why not.
+ */
+export function findSession(list: SessionsView, id: string): SessionListItem | string {
+  if (id === '') return 'a session id is missing'
+  const exact = sessionItem(list, id)
+  if (exact !== undefined) return exact
+  const found = new Map<string, SessionListItem>()
+  for (const item of list.items?.values() ?? [])
+    if (item.sessionId.startsWith(id) || item.sessionId.startsWith(`session-${id}`))
+      found.set(item.sessionId, sessionItem(list, item.sessionId) ?? item)
+  if (found.size === 1) return [...found.values()][0] as SessionListItem
+  if (found.size === 0) return `no session ${id} on this server`
+  return `${id} names ${found.size} sessions: ${[...found.keys()].sort().join(', ')}`
 }
 
 /** The row of a session id (a session both on disk and in a dsh web host is listed once, from the host). */

@@ -6,6 +6,7 @@
  */
 
 import type { BundleResult, BundleSource } from '../../protocol/lineage.ts'
+import { jumpWhenReady } from '../jump-when-ready.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export interface BundleView {
@@ -33,21 +34,6 @@ export const createBundleSlice: LensSliceCreator<BundleSlice> =
   (set, get, api) => {
     let scan = 0
     const patch = (change: Partial<BundleView>): void => set((s) => ({ bundle: { ...s.bundle, ...change } }))
-
-    /** Once the load that opened a session is ready, move to `seq` there (the source slice first moves to its end). */
-    const jumpWhenReady = (generation: number, seq: number): void => {
-      const apply = (): void => {
-        if (get().loadGeneration === generation) void get().selectSeq(seq, 'link', true)
-      }
-      if (get().loadState === 'ready') return apply()
-      const stop = api.subscribe((s) => {
-        if (s.loadGeneration !== generation) return stop()
-        if (s.loadState !== 'ready' && s.loadState !== 'error') return
-        stop()
-        // After the source slice has finished its own reaction to this summary (it moves the cursor to the end).
-        setTimeout(apply, 0)
-      })
-    }
 
     return {
       bundle: EMPTY,
@@ -81,7 +67,7 @@ export const createBundleSlice: LensSliceCreator<BundleSlice> =
           get().loadFile(session.file)
           patch({ active: { key, generation: get().loadGeneration } })
         }
-        if (seq !== undefined) jumpWhenReady(get().loadGeneration, seq)
+        if (seq !== undefined) jumpWhenReady(api, get().loadGeneration, seq)
       },
     }
   }

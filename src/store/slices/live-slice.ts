@@ -16,6 +16,8 @@ export interface LiveSlice {
   stopLive: () => void
   /** Follow one of the server's sessions (a served page pushes a history entry: Back returns home). */
   openLiveSession: (sessionId: string) => void
+  /** A served page: the Compare view of two of the server's sessions (`?compare=A&with=B`; Back returns home). */
+  openLiveCompare: (a: string, b: string) => void
   /** A served page: close the session and show the sessions home. */
   goHome: () => void
   /** Back to following: the cursor jumps to the newest event and stays there while the log grows. */
@@ -34,6 +36,7 @@ export const createLiveSlice: LensSliceCreator<LiveSlice> =
       startLive: () => controller?.start(),
       stopLive: () => controller?.stop(),
       openLiveSession: (sessionId) => controller?.open(sessionId),
+      openLiveCompare: (a, b) => controller?.compare({ a, b }),
       goHome: () => controller?.home(),
       followNewest: () => {
         const length = get().summary?.length ?? 0

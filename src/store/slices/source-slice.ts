@@ -78,7 +78,11 @@ export interface SourceSlice {
   loadFile: (file: File) => void
   /** Fetch a same-origin URL in the worker (`?log=`, the demo) and fold it while it downloads. */
   loadUrl: (url: string) => void
-  startLiveFeed: (name: string) => LiveFeed
+  /**
+   * A log fed piece by piece from the companion server: `live` (the default) follows a session as it grows; not live,
+   * a session read once to where it was (the Compare view's run A), final when the feed ends.
+   */
+  startLiveFeed: (name: string, live?: boolean) => LiveFeed
   cancelLoad: () => void
   /** A source that could not even be read (an offline bundle whose data is damaged): the page says why. */
   failLoad: (name: string, message: string) => void
@@ -242,9 +246,9 @@ export const createSourceSlice: LensSliceCreator<SourceSlice> =
         }
         loadId = client.loadUrl(absolute, url, name)
       },
-      startLiveFeed: (name) => {
-        reset(name, true, 'live')
-        const id = (loadId = client.beginStream(name, null, true))
+      startLiveFeed: (name, live = true) => {
+        reset(name, live, 'live')
+        const id = (loadId = client.beginStream(name, null, live))
         const encoder = new TextEncoder()
         return {
           append: (chunk) => client.pushChunk(id, typeof chunk === 'string' ? encoder.encode(chunk) : chunk),

@@ -16,6 +16,7 @@ import type { ExportSlice } from './export-slice.ts'
 import type { LiveSlice } from './live-slice.ts'
 import type { SecretsSlice } from './secrets-slice.ts'
 import type { ShareSlice } from './share-slice.ts'
+import type { CompareSlice } from './compare-slice.ts'
 import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
@@ -30,7 +31,8 @@ export type LensState = SourceSlice &
   LiveSlice &
   ExportSlice &
   SecretsSlice &
-  ShareSlice
+  ShareSlice &
+  CompareSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */
 export interface LensClients {

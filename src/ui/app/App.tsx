@@ -1,6 +1,7 @@
 /**
- * The page: top bar, verdict banner, the three resizable columns, and the timeline; drop a log anywhere. A page
- * `dsh-lens` served shows its sessions home instead of the columns until a session (or a dropped log) is open.
+ * The page: top bar, verdict banner, the three resizable columns, and the timeline; drop a log anywhere (two: the
+ * Compare view). A page `dsh-lens` served shows its sessions home instead of the columns until a session (or a dropped
+ * log) is open; the Compare view takes the columns' place while two runs are compared.
  */
 
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
@@ -15,6 +16,7 @@ import { ContextChartStrip } from '../panes/context-chart/ContextChartStrip.tsx'
 import { LiveConnect } from '../live/LiveConnect.tsx'
 import { usePageSource } from './page-source-context.tsx'
 import { SessionsHome } from '../home/SessionsHome.tsx'
+import { CompareView } from '../compare/CompareView.tsx'
 import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
 import { Splitter } from '../shared/Splitter.tsx'
@@ -47,6 +49,7 @@ export function App() {
   const store = useLensStoreApi()
   const loadState = useLensStore(selectLoadState)
   const home = useHomeShown()
+  const comparing = useLensStore((s) => s.compare !== null)
   const [dragOver, setDragOver] = useState(false)
   const [helpOpen, setHelpOpen] = useState(false)
   const openHelp = useCallback(() => setHelpOpen(true), [])
@@ -82,19 +85,19 @@ export function App() {
     >
       <TopBar onHelp={openHelp} />
       <BundleBanner />
-      {home ? null : <SearchPanel end={<SecretsToggle />} />}
+      {home || comparing ? null : <SearchPanel end={<SecretsToggle />} />}
       <LiveConnect />
       <FileLinkBanner />
-      <RejectBanner />
-      <SizeBudgetBanner />
-      {home ? null : <LazySecretsPanel />}
-      {home ? <ServedHome /> : <Viewer />}
+      {comparing ? null : <RejectBanner />}
+      {comparing ? null : <SizeBudgetBanner />}
+      {home || comparing ? null : <LazySecretsPanel />}
+      {comparing ? <CompareView /> : home ? <ServedHome /> : <Viewer />}
       <SessionsPanel />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
       <LazyShareDialog />
       {dragOver ? (
         <div className="pointer-events-none absolute inset-0 z-50 flex items-center justify-center border-4 border-dashed border-accent bg-accent-soft/70 text-lg font-semibold">
-          Drop a session.jsonl or session.jsonl.zstd to open it
+          Drop a session.jsonl or session.jsonl.zstd to open it, or two to compare them
         </div>
       ) : null}
     </div>

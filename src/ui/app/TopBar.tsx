@@ -1,7 +1,8 @@
 /**
- * Top bar: source and stats, the file picker (hidden input), load progress with cancel, theme toggle. On a served
- * page, a "Sessions" control back to the sessions home and the session's title and project instead of its file name;
- * on the demo, one line on how to open your own sessions.
+ * Top bar: source and stats, the file picker (hidden input), "Compare with…" (a second file against the log open),
+ * load progress with cancel, theme toggle. On a served page, a "Sessions" control back to the sessions home and the
+ * session's title and project instead of its file name; on the demo, one line on how to open your own sessions. While
+ * two runs are compared the Compare view names them: the bar keeps its page-wide controls only.
  */
 
 import { VisibleText } from '../shared/VisibleText.tsx'
@@ -31,7 +32,11 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
   const served = useLensStore((s) => s.liveView.mode === 'served')
   const goHome = useLensStore((s) => s.goHome)
   const source = usePageSource()
+  const comparing = useLensStore((s) => s.compare !== null)
   const input = useRef<HTMLInputElement>(null)
+  const compareInput = useRef<HTMLInputElement>(null)
+  // The run A of "Compare with…": a log read through (or a followed session caught up), with events.
+  const canCompare = !comparing && loadState === 'ready' && summary !== null && summary.length > 0
   return (
     <header className="relative flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
       {loadState === 'loading' && progress !== null && progress.totalBytes !== null && progress.totalBytes > 0 ? (
@@ -42,12 +47,12 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         />
       ) : null}
       <h1 className="text-sm font-bold">dsh-lens</h1>
-      {served && loadState !== 'idle' ? (
+      {served && loadState !== 'idle' && !comparing ? (
         <button type="button" className={BUTTON} data-testid="sessions-home-button" onClick={goHome}>
           ← Sessions
         </button>
       ) : null}
-      {meta?.title != null ? (
+      {comparing ? null : meta?.title != null ? (
         <span className="max-w-96 truncate text-sm font-semibold" title={meta.title} data-testid="source-title">
           <VisibleText text={meta.title} />
         </span>
@@ -56,7 +61,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
           {name === '' ? served ? '' : 'no log' : <VisibleText text={name} />}
         </span>
       )}
-      {meta?.project != null ? (
+      {meta?.project != null && !comparing ? (
         <span className="max-w-64 truncate text-xs text-muted" title={meta.project} data-testid="source-project">
           <VisibleText text={shortProject(meta.project)} />
         </span>
@@ -67,14 +72,14 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
           This is a demo session · your own: run <code className="font-mono">npx dsh-lens</code>
         </span>
       ) : null}
-      {summary !== null ? (
+      {summary !== null && !comparing ? (
         <span className="text-xs text-muted">
           {formatCount(summary.length)} events{summary.encoding !== null ? ` · ${summary.encoding}` : ''}
           {summary.upgradedEvents > 0 ? ` · ${formatCount(summary.upgradedEvents)} legacy events upgraded` : ''}
           {live ? ' · live' : ''}
         </span>
       ) : null}
-      {loadState === 'loading' && progress !== null ? (
+      {loadState === 'loading' && progress !== null && !comparing ? (
         <span className="flex items-center gap-2 text-xs" role="status" data-testid="load-progress">
           <span className="tabular-nums">
             {formatBytes(progress.inputBytes)}
@@ -87,7 +92,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         </span>
       ) : null}
       <div className="ml-auto flex items-center gap-2">
-        {served && loadState === 'idle' ? null : (
+        {(served && loadState === 'idle') || comparing ? null : (
           <>
             <ShareButton inBundle={source.kind === 'bundle'} />
             <ExportButtons />
@@ -111,6 +116,31 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         <button type="button" className={BUTTON} onClick={() => input.current?.click()}>
           Open log…
         </button>
+        <input
+          ref={compareInput}
+          type="file"
+          data-testid="compare-file-input"
+          accept=".jsonl,.zstd,.jsonl.zstd,application/json,text/plain"
+          className="hidden"
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0]
+            if (file !== undefined) store.getState().compareWithFile(file)
+            event.currentTarget.value = ''
+          }}
+        />
+        {canCompare ? (
+          <button
+            type="button"
+            className={BUTTON}
+            data-testid="compare-with-button"
+            title="Compare the log open (run A) with another log (run B): where they parted, step by step"
+            onClick={() => compareInput.current?.click()}
+          >
+            Compare with…
+          </button>
+        ) : null}
         <button type="button" className={BUTTON} data-testid="shortcuts-button" onClick={onHelp} title="Keyboard shortcuts (?)">
           Keys
         </button>

@@ -2,13 +2,13 @@
  * Pure: what the page opens, from its address and whether `dsh-lens` served it (the `dsh-lens-served` meta the
  * companion server adds to index.html). In order: an offline bundle (`dsh-lens bundle`, Share…: its own inline logs,
  * whatever the address says), the Connect flow (`?ws=`), a log by URL (`?log=`), a link to a dropped file (`?file=`:
- * the page asks for that file, never shows something else), a served page (the sessions home, or `?session=<id>`),
- * and otherwise the bundled demo.
+ * the page asks for that file, never shows something else), a served page (the sessions home, `?session=<id>`, or the
+ * Compare view of `?compare=<id>&with=<id>`), and otherwise the bundled demo.
  */
 
 import type { BundleData } from '../../core/export/offline-bundle.ts'
 import { STREAM_PATH } from '../../live/protocol.ts'
-import { parseLiveParams, type LiveParams } from '../../store/live/live-view.ts'
+import { parseLiveParams, type ComparePair, type LiveParams } from '../../store/live/live-view.ts'
 
 export type ServedMarker = 'signed-in' | 'signed-out' | null
 
@@ -22,7 +22,13 @@ export type PageSource =
       /** The first 16 hex digits of the file's SHA-256, lower case, or null when the link has none. */
       readonly sha256: string | null
     }
-  | { readonly kind: 'served'; readonly session: string | null; readonly signedIn: boolean }
+  | {
+      readonly kind: 'served'
+      readonly session: string | null
+      /** `?compare=A&with=B`: two of the server's sessions in the Compare view. */
+      readonly compare: ComparePair | null
+      readonly signedIn: boolean
+    }
   | { readonly kind: 'demo' }
   /** An offline bundle: the page's data element (which session, made when, redacted how, its logs). */
   | { readonly kind: 'bundle'; readonly data: BundleData }
@@ -44,7 +50,11 @@ export function pageSource(search: string, served: ServedMarker, bundle: BundleD
       sha256: sha !== null && /^[0-9a-f]{16}$/.test(sha) ? sha : null,
     }
   }
-  if (served !== null) return { kind: 'served', session: params.get('session'), signedIn: served === 'signed-in' }
+  if (served !== null) {
+    const [a, b] = [params.get('compare'), params.get('with')]
+    const compare = a !== null && b !== null && a !== '' && b !== '' ? { a, b } : null
+    return { kind: 'served', session: params.get('session'), compare, signedIn: served === 'signed-in' }
+  }
   return { kind: 'demo' }
 }
 
@@ -62,5 +72,11 @@ export function liveParamsOf(source: PageSource, location: Pick<Location, 'searc
   if (source.kind === 'connect') return parseLiveParams(location.search)
   if (source.kind !== 'served') return null
   const ws = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${STREAM_PATH}`
-  return { ws, token: null, session: source.session, served: true }
+  return {
+    ws,
+    token: null,
+    session: source.session,
+    served: true,
+    ...(source.compare === null ? {} : { compare: source.compare }),
+  }
 }

@@ -3,7 +3,8 @@
  * ready for the page's own source (`?log=`, the demo, a served session caught up, or the file a `?file=` link names),
  * and on `hashchange`; written back with `replaceState` afterwards, so a reload or a shared link lands on the same
  * state. Writing starts only after the hash was applied, so the initial "cursor at the end" never overwrites a deep
- * link. A later load (a dropped file) opens at its end: the old hash belongs to the old log.
+ * link. A later load (a dropped file) opens at its end: the old hash belongs to the old log. Nothing is written while
+ * the Compare view is open (its runs' cursors are not the page's state).
  */
 
 import { useEffect } from 'react'
@@ -59,6 +60,8 @@ export function useHashSync(): void {
       if (disposed) return
       const s = store.getState()
       if (applying || appliedFor !== s.loadGeneration) return
+      // The Compare view has no cursor: run A's (the main log's) is not the page's state while it is open.
+      if (s.compare !== null) return
       if (window.location.hash !== ours) return apply()
       const hash = currentHash(store)
       if (hash !== '' && hash !== window.location.hash) history.replaceState(null, '', hash)

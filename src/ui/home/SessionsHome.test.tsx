@@ -123,7 +123,7 @@ it('host rows and file rows: data-source, the badge, the nesting, no size for a 
   expect(row('session-host-child').dataset['parentId']).toBe('session-host')
   expect(row('session-file-only').querySelector('[data-testid=session-source]')).toBeNull()
   // Size: the file's and the host child's log on disk; none for the host-only session.
-  const size = (id: string): string | null => row(id).children[3]?.textContent ?? null
+  const size = (id: string): string | null => row(id).querySelector('[data-row-open]')?.children[3]?.textContent ?? null
   expect([size('session-file-only'), size('session-host-child'), size('session-host')]).toStrictEqual(['2.0 KB', '4.0 KB', ''])
 })
 

@@ -10,9 +10,11 @@
  * `data-running`, `data-kind`, `data-parent-id`, `data-source` file|dsh-web), `[data-testid=sessions-filter]`. With
  * `--dsh`, the rows of the host's sessions (a session both on disk and in the host is one row, from the host) carry a
  * badge `[data-testid=session-source]` (`data-source`, `data-upstream`): "live via dsh web", or the host's trouble.
+ * Compare: each row's `[data-testid=session-compare-pick]` (two picked open the Compare view, the first as run A) and,
+ * on a subagent's or fork's row whose parent is listed, `[data-testid=session-compare-parent]`.
  */
 
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
@@ -40,6 +42,9 @@ function firstRows(groups: readonly HomeGroup[], count: number): HomeGroup[] {
 export function SessionsHome({ signedIn }: { signedIn: boolean }) {
   const catalog = useLensStore((s) => s.liveView.list)
   const open = useLensStore((s) => s.openLiveSession)
+  const openCompare = useLensStore((s) => s.openLiveCompare)
+  // The first of two sessions picked to compare: picking a second opens the Compare view (A: the first picked).
+  const [picked, setPicked] = useState<string | null>(null)
   const [filter, setFilter] = useState('')
   const deferredFilter = useDeferredValue(filter)
   const now = useNow()
@@ -81,8 +86,19 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
   const focusRow = (row: HomeRow | undefined): void => {
     if (row === undefined) return
     setActivePath(row.item.path)
-    listRef.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(row.item.path)}"]`)?.focus()
+    listRef.current?.querySelector<HTMLElement>(`[data-path="${CSS.escape(row.item.path)}"] [data-row-open]`)?.focus()
   }
+  const onPick = useCallback(
+    (id: string): void => {
+      if (picked === null) return setPicked(id)
+      if (picked === id) return setPicked(null)
+      setPicked(null)
+      openCompare(picked, id)
+    },
+    [picked, openCompare],
+  )
+  const listedIds = useMemo(() => new Set(items === null ? [] : [...items.values()].map((i) => i.sessionId)), [items])
+  const onCompareParent = useCallback((parent: string, id: string): void => openCompare(parent, id), [openCompare])
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
     const inFilter = event.target === filterRef.current
     const at = active === null ? -1 : rows.indexOf(active)
@@ -159,8 +175,12 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
                     childCount={row.childCount}
                     now={now}
                     active={row === active || (active === null && row === rows[0])}
+                    picked={row.item.sessionId === picked}
+                    parentListed={row.item.parentSession !== undefined && listedIds.has(row.item.parentSession)}
                     onOpen={open}
                     onFocusRow={setActivePath}
+                    onPick={onPick}
+                    onCompareParent={onCompareParent}
                   />
                 ))}
               </ul>

@@ -44,7 +44,15 @@ export function sourcesFromFiles(files: Iterable<File>): BundleSource[] {
   return Array.from(files, (file) => ({ path: file.webkitRelativePath !== '' ? file.webkitRelativePath : file.name, blob: file }))
 }
 
+const plainLogs = (entries: readonly FileSystemEntry[], files: readonly File[], count: number): boolean =>
+  files.length === count && entries.every((e) => e.isFile) && files.every((f) => !/\.zip$/i.test(f.name))
+
 /** A single plain log (not a zip, not a folder) keeps the original one-file flow. */
 export function isSingleLog(entries: readonly FileSystemEntry[], files: readonly File[]): boolean {
-  return files.length === 1 && entries.every((e) => e.isFile) && !/\.zip$/i.test(files[0]?.name ?? '')
+  return plainLogs(entries, files, 1)
+}
+
+/** Two plain logs dropped together: two runs to compare. */
+export function isTwoLogs(entries: readonly FileSystemEntry[], files: readonly File[]): boolean {
+  return plainLogs(entries, files, 2)
 }

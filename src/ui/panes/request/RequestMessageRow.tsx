@@ -3,13 +3,15 @@
 import type { RequestMessageRow as Row } from '../../../protocol/step-request.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
-export type RowChange = 'kept' | 'appended' | 'replacement'
+/** How a message compares: with the previous step's request (the Request view), or the other run's (the Compare view). */
+export type RowChange = 'kept' | 'appended' | 'replacement' | 'differs'
 
 const ROLE_TEXT: Record<string, string> = { user: 'text-user', assistant: 'text-assistant', tool: 'text-tool' }
 const CHANGE_MARK: Record<RowChange, { sign: string; className: string; title: string }> = {
   kept: { sign: '', className: '', title: '' },
   appended: { sign: '+', className: 'text-user', title: 'appended since the previous step' },
   replacement: { sign: '⇄', className: 'text-warn', title: 'replaces messages of the previous step' },
+  differs: { sign: '≠', className: 'text-danger', title: "the other run's request does not hold this message" },
 }
 
 export function RequestMessageRow({
