@@ -1,6 +1,17 @@
 /** The human-readable `check` report: what is in the log, and every defect with its line and seq. */
 
-import { INVARIANT_CODES, REJECTION_CODES, stepList, timingJson, type LensLog, type StepListEntry } from '../core/index.ts'
+import {
+  builtInRateCard,
+  INVARIANT_CODES,
+  logCost,
+  REJECTION_CODES,
+  stepList,
+  timingJson,
+  type LensLog,
+  type RateCard,
+  type StepListEntry,
+} from '../core/index.ts'
+import { checkCostLine } from './cost-report.ts'
 import { formatTotalsLine } from './timing-command.ts'
 
 const PROVIDER_INVARIANTS = new Set<string>(INVARIANT_CODES)
@@ -15,7 +26,7 @@ export function checkExitCode(log: LensLog): 0 | 1 {
   return log.diagnostics.some((d) => !PROVIDER_INVARIANTS.has(d.code)) ? 1 : 0
 }
 
-export function checkReport(path: string, log: LensLog): string {
+export function checkReport(path: string, log: LensLog, card: RateCard = builtInRateCard()): string {
   const out: string[] = []
   const p = log.progress
   const last = log.length - 1
@@ -42,6 +53,7 @@ export function checkReport(path: string, log: LensLog): string {
   out.push(`  surface      ${surface} nodes, ${log.messageCountAfter(last)} messages to the model`)
   const timing = timingJson(log)
   out.push(`  timing       ${formatTotalsLine(timing.totals, timing.warnings)}`)
+  out.push(`  cost         ${checkCostLine(logCost(log, 'CNY', card), logCost(log, 'USD', card))}`)
   out.push(`  replacements ${log.fold.timeline.replacements.length}`)
   for (const [i, r] of log.fold.timeline.replacements.entries()) {
     const link = log.replacementLinks[i]

@@ -28,6 +28,8 @@ const USAGE = `usage:
                                          the request the harness built for a step and its diff with the previous step; or every step
   dsh-lens timing FILE --json            per step: request, first output, message, TTFT, generation, tok/s, tools, retries; and totals
   dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
+  dsh-lens cost FILE [--json] [--currency CNY|USD] [--rates FILE]
+                                         what each step, compaction and cache break cost (an estimate from the logged usage)
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -38,8 +40,10 @@ async function main(argv: string[]): Promise<number> {
     case 'check': {
       const [file, ...extra] = rest
       if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
+      const { loadRateCard } = await import('./rates-option.ts')
+      const card = loadRateCard(undefined)
       const log = await readLog(file)
-      process.stdout.write(checkReport(file, log))
+      process.stdout.write(checkReport(file, log, card))
       return checkExitCode(log)
     }
     case 'fold': {
@@ -86,6 +90,14 @@ async function main(argv: string[]): Promise<number> {
         return await runTiming(rest)
       } catch (error) {
         throw error instanceof TimingUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'cost': {
+      const { runCost, CostUsageError } = await import('./cost-command.ts')
+      try {
+        return await runCost(rest)
+      } catch (error) {
+        throw error instanceof CostUsageError ? new UsageError(error.message) : error
       }
     }
     case 'search': {
