@@ -30,6 +30,8 @@ const USAGE = `usage:
   dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
   dsh-lens cost FILE [--json] [--currency CNY|USD] [--rates FILE]
                                          what each step, compaction and cache break cost (an estimate from the logged usage)
+  dsh-lens usage [PATH] [--json] [--by day|week|month|project|model] [--since DATE] [--currency CNY|USD] [--rates FILE]
+                                         tokens and cost over a sessions root (default the dsh home), subagents under their session
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -98,6 +100,14 @@ async function main(argv: string[]): Promise<number> {
         return await runCost(rest)
       } catch (error) {
         throw error instanceof CostUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'usage': {
+      const { runUsage, UsageCommandError } = await import('./usage/usage-command.ts')
+      try {
+        return await runUsage(rest)
+      } catch (error) {
+        throw error instanceof UsageCommandError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

@@ -49,3 +49,13 @@ export {
 } from './session-cost.ts'
 export { logCost } from './log-cost.ts'
 export { formatMoney, payBackSentence } from './money-text.ts'
+export {
+  usageReport,
+  type UsageReport,
+  type UsageRow,
+  type UsageTotals,
+  type UsageSession,
+  type UsageSessionRow,
+  type UsageGrouping,
+  type UsageOptions,
+} from './usage-report.ts'
