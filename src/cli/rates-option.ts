@@ -33,7 +33,7 @@ export function loadRateCard(ratesFile: string | undefined, env: NodeJS.ProcessE
     )
   }
   try {
-    const { card: file, mode } = parseRateCard(text, path)
+    const { card: file, mode } = parseRateCard(text, path, card)
     return applyRatesFile(card, file, mode, path)
   } catch (error) {
     if (error instanceof RateCardError) throw new UnreadableLogError(error.message)

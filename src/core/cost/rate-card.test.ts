@@ -177,6 +177,19 @@ describe('a rates file', () => {
     )
   })
 
+  it("may name the extended card's holiday calendar, not one nobody lists", () => {
+    const peak = {
+      ...VALID.rates[0],
+      peak: { timeZone: '+08:00', days: [1], hours: [['09:00', '12:00']], holidays: 'CN' },
+      USD: { peak: VALID.rates[0]?.USD, offPeak: VALID.rates[0]?.USD },
+    }
+    const text = JSON.stringify({ ...VALID, rates: [peak] })
+    expect(() => parseRateCard(text, 'rates.json', card)).not.toThrow()
+    expect(() => parseRateCard(JSON.stringify({ ...VALID, mode: 'replace', rates: [peak] }), 'rates.json', card)).toThrow(
+      'rates.json line 1: rates[0].peak.holidays must be null or a holiday calendar the card lists (none)',
+    )
+  })
+
   it('cannot extend the card into an overlap', () => {
     // A version of the file's that runs past the start of the card's next version of the same model.
     const clash = {

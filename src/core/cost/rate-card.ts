@@ -112,8 +112,11 @@ export function minutesOf(hhmm: string): number {
 
 type Problem = { path: JsonPath; says: string }
 
-/** Checks a parsed card; returns the first problem (its field and what is wrong), or null. */
-function firstProblem(card: unknown): Problem | null {
+/**
+ * Checks a parsed card; returns the first problem (its field and what is wrong), or null. `calendars`: holiday
+ * calendars a row may name besides the card's own (the card a rates file extends).
+ */
+function firstProblem(card: unknown, calendars: ReadonlySet<string> = new Set()): Problem | null {
   const problems: Problem[] = []
   const add = (path: JsonPath, says: string): void => {
     if (problems.length === 0) problems.push({ path, says })
@@ -170,13 +173,13 @@ function firstProblem(card: unknown): Problem | null {
   for (const name of ['holidays', 'rates', 'renames'] as const)
     if (card[name] !== undefined && !Array.isArray(card[name])) add([name], 'must be a list')
   const holidays = Array.isArray(card['holidays']) ? card['holidays'] : []
-  const calendars = new Set<string>()
+  const known = new Set<string>(card['mode'] === 'replace' ? [] : calendars)
   const years = new Set<string>()
   holidays.forEach((h: unknown, i) => {
     const path = ['holidays', i]
     if (!isObject(h)) return add(path, 'must be an object of calendar, year and dates')
     fields(h, path, ['calendar', 'year', 'dates', 'source', 'read', 'note'])
-    if (text(h['calendar'], [...path, 'calendar'])) calendars.add(h['calendar'])
+    if (text(h['calendar'], [...path, 'calendar'])) known.add(h['calendar'])
     const year = h['year']
     if (typeof year !== 'number' || !Number.isInteger(year) || year < 1970 || year > 9999)
       add([...path, 'year'], 'must be a year like 2026')
@@ -239,8 +242,8 @@ function firstProblem(card: unknown): Problem | null {
             if (!ok || minutesOf((w as string[])[0] as string) >= minutesOf((w as string[])[1] as string))
               add([...p, 'hours', k], 'must be a window ["HH:MM", "HH:MM"] that ends after it starts')
           })
-        if (peak['holidays'] !== null && (typeof peak['holidays'] !== 'string' || !calendars.has(peak['holidays'])))
-          add([...p, 'holidays'], 'must be null or the calendar of a holidays entry')
+        if (peak['holidays'] !== null && (typeof peak['holidays'] !== 'string' || !known.has(peak['holidays'])))
+          add([...p, 'holidays'], `must be null or a holiday calendar the card lists (${[...known].join(', ') || 'none'})`)
       }
     }
     let priced = false
@@ -314,8 +317,11 @@ function overlap(rows: readonly RateRow[], renames: readonly Rename[]): (Problem
   )
 }
 
-/** The card in a rates file's text, or a RateCardError whose message is one sentence naming the line and field. */
-export function parseRateCard(text: string, name: string): { card: RateCard; mode: RatesMode } {
+/**
+ * The card in a rates file's text, or a RateCardError whose message is one sentence naming the line and field.
+ * `base`: the card the file extends (its holiday calendars may be named).
+ */
+export function parseRateCard(text: string, name: string, base?: RateCard): { card: RateCard; mode: RatesMode } {
   let parsed
   try {
     parsed = parseJsonWithLines(text)
@@ -323,7 +329,7 @@ export function parseRateCard(text: string, name: string): { card: RateCard; mod
     if (error instanceof JsonSyntaxError) throw new RateCardError(`${name} line ${error.line}: not JSON: ${error.reason}`)
     throw error
   }
-  const problem = firstProblem(parsed.value)
+  const problem = firstProblem(parsed.value, new Set(base?.holidays.map((h) => h.calendar)))
   if (problem !== null)
     throw new RateCardError(`${name} line ${parsed.lineOf(problem.path)}: ${pathText(problem.path)} ${problem.says}`)
   const value = parsed.value as RateCard & { mode?: RatesMode }
