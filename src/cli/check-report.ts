@@ -2,9 +2,10 @@
 
 import {
   builtInRateCard,
+  costFactsOfLog,
   INVARIANT_CODES,
-  logCost,
   REJECTION_CODES,
+  sessionCost,
   stepList,
   timingJson,
   type LensLog,
@@ -53,7 +54,8 @@ export function checkReport(path: string, log: LensLog, card: RateCard = builtIn
   out.push(`  surface      ${surface} nodes, ${log.messageCountAfter(last)} messages to the model`)
   const timing = timingJson(log)
   out.push(`  timing       ${formatTotalsLine(timing.totals, timing.warnings)}`)
-  out.push(`  cost         ${checkCostLine(logCost(log, 'CNY', card), logCost(log, 'USD', card))}`)
+  const facts = costFactsOfLog(log)
+  out.push(`  cost         ${checkCostLine(sessionCost(facts, card, 'CNY'), sessionCost(facts, card, 'USD'))}`)
   out.push(`  replacements ${log.fold.timeline.replacements.length}`)
   for (const [i, r] of log.fold.timeline.replacements.entries()) {
     const link = log.replacementLinks[i]

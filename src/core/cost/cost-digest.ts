@@ -173,7 +173,7 @@ export class CostDigestCollector {
           this.observeRow(seq, time, dt[1] === undefined ? [] : dt[1].split(',').map(Number))
           return
         }
-      } else if (!READ.has(type) && !(type === 'assistant/chunk' && line.includes('"chunk":{"type":"usage"'))) {
+      } else if (!READ.has(type) && !(type === 'assistant/chunk' && line.includes('"type":"usage"'))) {
         if (!SURFACE_TYPES.has(type) || !REPLACE_TAIL.test(line.slice(-200))) {
           // A surface event's envelope ends with its surfaceOp: an append is all a light event needs to carry.
           const append = SURFACE_TYPES.has(type) && APPEND_TAIL.test(line.slice(-40))
