@@ -41,7 +41,7 @@ function isNode(log: LensLog, index: number): boolean {
   return node >= 0 && timeline.indexOf(node) === index
 }
 
-/** The step's usage event (the first surface `assistant/message` carrying usage): its reasoning count and source. */
+/** The step's usage event (the first surface `assistant/message` carrying usage), parsed: its reasoning count and source. */
 function usageEvent(log: LensLog, times: StepTimes): { reasoning: number | null; source: SourceStep['source'] } {
   const last = times.span.end ?? log.length - 1
   let source: SourceStep['source'] = null
@@ -58,6 +58,51 @@ function usageEvent(log: LensLog, times: StepTimes): { reasoning: number | null;
     if (isRecord(usage) && isNode(log, i)) return { reasoning: tokenCountsOf(usage)?.reasoning ?? null, source }
   }
   return { reasoning: null, source }
+}
+
+/** The record holding event `index` (binary search over the records' first indices). */
+function recordAt(log: LensLog, index: number): number {
+  const records = log.recordTexts
+  let lo = 0
+  let hi = records.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (records.firstIndexOf(mid) <= index) lo = mid + 1
+    else hi = mid
+  }
+  return lo - 1
+}
+
+const sameCount = (logged: unknown, known: number | null): boolean =>
+  typeof logged === 'number' && Number.isFinite(logged) ? logged === known : known === null
+
+/**
+ * The reasoning count of the step's usage without parsing its message again (a message can be large, and a big log
+ * has thousands of steps): the harness writes `usage` as the last object of an `assistant/message`'s data, flat, so the
+ * record's last `"usage":{…}` is it when its counts are the ones the timing tracker read from that message. Anything
+ * else (another key order, a step whose usage came from a later message) is read the parsing way.
+ */
+function reasoningOf(log: LensLog, times: StepTimes): number | null | undefined {
+  const usage = times.usage
+  if (usage === null || times.messageIndex < 0 || log.isPacked(times.messageIndex)) return undefined
+  const record = log.recordTexts.text(recordAt(log, times.messageIndex))
+  if (!record.startsWith('{"type":"assistant/message"')) return undefined
+  const at = record.lastIndexOf('"usage":{')
+  const end = at < 0 ? -1 : record.indexOf('}', at)
+  if (end < 0) return undefined
+  let tail: unknown
+  try {
+    tail = JSON.parse(record.slice(at + 8, end + 1))
+  } catch {
+    return undefined
+  }
+  if (!isRecord(tail)) return undefined
+  const agrees =
+    sameCount(tail['inputTokens'], usage.inputTokens) &&
+    sameCount(tail['outputTokens'], usage.outputTokens) &&
+    sameCount(tail['cacheReadTokens'], usage.cacheReadTokens) &&
+    sameCount(tail['cacheWriteTokens'], usage.cacheWriteTokens)
+  return agrees ? (tokenCountsOf(tail)?.reasoning ?? null) : undefined
 }
 
 /** Usage chunks inside the steps that need them (a retried attempt, no usage on the message). */
@@ -100,7 +145,11 @@ export function costSourceOfLog(log: LensLog): CostSource {
   const last = log.length - 1
   const steps: SourceStep[] = log.timing.steps.map((times) => {
     const span = times.span
-    const { reasoning, source } = usageEvent(log, times)
+    const fast = reasoningOf(log, times)
+    // The message is parsed only when its usage cannot be read from the record's tail, or a step with no request
+    // header in force needs the message's own provider and model (then `source` is read when asked).
+    let parsed: ReturnType<typeof usageEvent> | undefined = fast === undefined ? usageEvent(log, times) : undefined
+    const reasoning = fast === undefined ? (parsed as ReturnType<typeof usageEvent>).reasoning : fast
     return {
       turn: times.turn,
       step: span.step,
@@ -114,7 +163,10 @@ export function costSourceOfLog(log: LensLog): CostSource {
       usage: times.usage,
       reasoning,
       retries: times.retries.map((r) => r.index),
-      source,
+      get source() {
+        parsed ??= usageEvent(log, times)
+        return parsed.source
+      },
       requestSeq: times.firstOutputIndex > 0 ? seqAt(log, times.firstOutputIndex - 1) : null,
       endSeq: span.end === null ? null : seqAt(log, span.end),
     }
@@ -163,6 +215,18 @@ function messageAt(log: LensLog, index: number): unknown {
   }
 }
 
+/** Estimated tokens of the messages of the nodes with these seqs. */
+function estimateOf(log: LensLog, seqs: readonly number[]): number {
+  const timeline = log.fold.timeline
+  let estimate = 0
+  for (const seq of seqs) {
+    const node = timeline.findNode(seq)
+    if (node >= 0 && log.nodeDerives(node) === DeriveOutcome.Message)
+      estimate += estimateTokens(messageAt(log, timeline.indexOf(node)))
+  }
+  return estimate
+}
+
 /**
  * Every compaction that landed (a summary checkpoint replaced a range): what it took off each later request (the
  * logged `shadowedTokenCount`, else the estimate of the messages it replaced, less the summary's own estimate), and
@@ -177,13 +241,8 @@ export function compactionFactsOfLog(log: LensLog): CompactionFact[] {
     const link = log.replacementLinks[i]
     if (link?.kind !== 'summary') return
     const summaryIndex = link.compactionId === undefined ? undefined : log.compactions.groups.get(link.compactionId)?.summary
-    let estimate = 0
-    for (const seq of r.shadowedSeqs) {
-      const node = timeline.findNode(seq)
-      if (node >= 0 && log.nodeDerives(node) === DeriveOutcome.Message)
-        estimate += estimateTokens(messageAt(log, timeline.indexOf(node)))
-    }
-    const removed = loggedShadowedTokens(log, link, r.index) ?? estimate
+    // The harness logs what it took off; only a replacement it did not announce is estimated (its messages parsed).
+    const removed = loggedShadowedTokens(log, link, r.index) ?? estimateOf(log, r.shadowedSeqs)
     const summary = messageAt(log, r.index)
     out.push({
       seq: r.seq,

@@ -27,17 +27,40 @@ export interface PeriodAt {
 
 const DAY_MS = 86_400_000
 
+/** Peak windows with their times in minutes and their offset parsed once per card row (priced per step). */
+interface Compiled {
+  readonly offsetMs: number
+  readonly days: readonly boolean[]
+  readonly windows: readonly (readonly [number, number])[]
+}
+
+const compiled = new WeakMap<PeakWindows, Compiled>()
+
+function compile(peak: PeakWindows): Compiled {
+  let c = compiled.get(peak)
+  if (c === undefined) {
+    const days = Array.from({ length: 8 }, (_, d) => peak.days.includes(d))
+    c = {
+      offsetMs: offsetMinutes(peak.timeZone) * 60_000,
+      days,
+      windows: peak.hours.map(([from, to]) => [minutesOf(from), minutesOf(to)] as const),
+    }
+    compiled.set(peak, c)
+  }
+  return c
+}
+
 /**
  * Peak or off-peak at instant `at` (ms): a listed weekday, not a listed holiday, inside a `[from, to)` window of local
  * wall-clock time. A day in a year no holiday list of the calendar covers is priced as a working day, and said.
  */
 export function periodAt(peak: PeakWindows, at: number, holidays: readonly HolidayYear[]): PeriodAt {
-  const local = at + offsetMinutes(peak.timeZone) * 60_000
+  const { offsetMs, days, windows } = compile(peak)
+  const local = at + offsetMs
   const weekday = ((((Math.floor(local / DAY_MS) + 3) % 7) + 7) % 7) + 1 // 1970-01-01 was a Thursday (ISO 4).
-  if (!peak.days.includes(weekday)) return { period: 'off-peak', uncoveredDate: null }
+  if (days[weekday] !== true) return { period: 'off-peak', uncoveredDate: null }
   const minute = Math.floor((((local % DAY_MS) + DAY_MS) % DAY_MS) / 60_000)
-  const inWindow = peak.hours.some(([from, to]) => minute >= minutesOf(from) && minute < minutesOf(to))
-  if (!inWindow) return { period: 'off-peak', uncoveredDate: null }
+  if (!windows.some(([from, to]) => minute >= from && minute < to)) return { period: 'off-peak', uncoveredDate: null }
   if (peak.holidays === null) return { period: 'peak', uncoveredDate: null }
   const date = new Date(local).toISOString().slice(0, 10)
   const year = Number(date.slice(0, 4))

@@ -212,11 +212,14 @@ const hitShare = (t: TokenCounts | null): number | null => {
   return prompt > 0 ? t.cacheRead / prompt : null
 }
 
-function priceStep(fact: StepFact, card: RateCard, currency: Currency): StepCost & { uncoveredDate: string | null } {
+/** One step priced; a day no holiday list covers goes to `uncovered`. One object literal per step (a big log has thousands). */
+function priceStep(fact: StepFact, card: RateCard, currency: Currency, uncovered: Set<string>): StepCost {
   const tokens = addCounts(fact.usage, fact.retried)
   const priced = ratesAt(card, fact.provider, fact.model, fact.at, currency)
   const breakTokens = fact.breakCauses.length > 0 ? breakTokensOf(fact) : null
-  const base = {
+  const ok = !('unpriced' in priced)
+  if (ok && priced.uncoveredDate !== null) uncovered.add(priced.uncoveredDate)
+  return {
     turn: fact.turn,
     step: fact.step,
     atSeq: fact.atSeq,
@@ -224,39 +227,24 @@ function priceStep(fact: StepFact, card: RateCard, currency: Currency): StepCost
     at: fact.at,
     provider: fact.provider,
     model: fact.model,
+    billedModel: ok ? priced.billedModel : null,
+    period: ok ? priced.period : null,
+    rateVersion: ok ? priced.version : null,
     tokens,
+    cost: ok && tokens !== null ? priceTokens(tokens, priced.rates, currency) : null,
+    unpriced: ok ? (tokens === null ? 'the step logged no usage' : null) : priced.unpriced,
     breakCauses: fact.breakCauses,
     breakCause: breakCauseText(fact.breakCauses),
     breakTokens,
-  }
-  if ('unpriced' in priced)
-    return {
-      ...base,
-      billedModel: null,
-      period: null,
-      rateVersion: null,
-      cost: null,
-      unpriced: priced.unpriced,
-      breakCost: null,
-      hitRate: null,
-      uncoveredDate: null,
-    }
-  return {
-    ...base,
-    billedModel: priced.billedModel,
-    period: priced.period,
-    rateVersion: priced.version,
-    cost: tokens === null ? null : priceTokens(tokens, priced.rates, currency),
-    unpriced: tokens === null ? 'the step logged no usage' : null,
-    breakCost: breakTokens === null ? null : (breakTokens * (priced.rates.inputMiss - priced.rates.inputHit)) / 1e6,
-    hitRate: tokens === null ? null : priced.rates.inputHit,
-    uncoveredDate: priced.uncoveredDate,
+    breakCost: ok && breakTokens !== null ? (breakTokens * (priced.rates.inputMiss - priced.rates.inputHit)) / 1e6 : null,
+    hitRate: ok && tokens !== null ? priced.rates.inputHit : null,
   }
 }
 
-function priceSummary(fact: SummaryFact, card: RateCard, currency: Currency): SummaryCost & { uncoveredDate: string | null } {
+function priceSummary(fact: SummaryFact, card: RateCard, currency: Currency, uncovered: Set<string>): SummaryCost {
   const priced = ratesAt(card, fact.provider, fact.model, fact.at, currency)
-  const unpriced = 'unpriced' in priced ? priced.unpriced : fact.usage === null ? 'the summary call logged no usage' : null
+  const ok = !('unpriced' in priced)
+  if (ok && priced.uncoveredDate !== null) uncovered.add(priced.uncoveredDate)
   return {
     seq: fact.seq,
     compactionId: fact.compactionId,
@@ -265,9 +253,8 @@ function priceSummary(fact: SummaryFact, card: RateCard, currency: Currency): Su
     provider: fact.provider,
     model: fact.model,
     tokens: fact.usage,
-    cost: 'unpriced' in priced || fact.usage === null ? null : priceTokens(fact.usage, priced.rates, currency),
-    unpriced,
-    uncoveredDate: 'unpriced' in priced ? null : priced.uncoveredDate,
+    cost: ok && fact.usage !== null ? priceTokens(fact.usage, priced.rates, currency) : null,
+    unpriced: ok ? (fact.usage === null ? 'the summary call logged no usage' : null) : priced.unpriced,
   }
 }
 
@@ -329,8 +316,9 @@ export function sessionCost(
   currency: Currency,
   compactions: readonly CompactionFact[] = [],
 ): SessionCost {
-  const steps = facts.steps.map((f) => priceStep(f, card, currency))
-  const summaries = facts.summaries.map((f) => priceSummary(f, card, currency))
+  const uncovered = new Set<string>()
+  const steps = facts.steps.map((f) => priceStep(f, card, currency, uncovered))
+  const summaries = facts.summaries.map((f) => priceSummary(f, card, currency, uncovered))
   let stepsCost = zeroMoney(currency)
   let summariesCost = zeroMoney(currency)
   let breakCost = 0
@@ -354,7 +342,6 @@ export function sessionCost(
     { model: string | null; provider: string | null; steps: string[]; summaries: number[]; reason: string }
   >()
   const notes: string[] = []
-  const uncovered = new Set<string>()
   const model = (provider: string | null, name: string | null) => {
     const key = `${provider}\u0000${name}`
     let m = models.get(key)
@@ -374,7 +361,6 @@ export function sessionCost(
   const noUsage: string[] = []
   for (const s of steps) {
     tokens = addCounts(tokens, s.tokens)
-    if (s.uncoveredDate !== null) uncovered.add(s.uncoveredDate)
     const m = model(s.provider, s.model)
     m.steps++
     m.tokens = addCounts(m.tokens, s.tokens)
@@ -395,7 +381,6 @@ export function sessionCost(
   }
   for (const s of summaries) {
     tokens = addCounts(tokens, s.tokens)
-    if (s.uncoveredDate !== null) uncovered.add(s.uncoveredDate)
     const m = model(s.provider, s.model)
     m.summaries++
     m.tokens = addCounts(m.tokens, s.tokens)
@@ -433,8 +418,8 @@ export function sessionCost(
   return {
     currency,
     rateCard: { version: card.version, checked: card.checked },
-    steps: steps.map(({ uncoveredDate: _, ...s }) => s),
-    summaries: summaries.map(({ uncoveredDate: _, ...s }) => s),
+    steps,
+    summaries,
     compactions: compactions.map((c) => payBack(c, steps, summaries)),
     totals: {
       cost: addMoney(stepsCost, summariesCost),
