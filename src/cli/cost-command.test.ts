@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LensLog, logCost } from '../core/index.ts'
 import { CostLogBuilder } from '../test-support/cost-log-builder.ts'
-import { beijing, TEST_CARD } from '../test-support/cost-test-card.ts'
+import { beijing, TEST_CARD, tokenCounts, usd } from '../test-support/cost-test-card.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
@@ -56,20 +56,8 @@ describe('dsh-lens cost --json', () => {
     expect(code).toBe(0)
     // What the summary's own few tokens leave of the 1,200 it took off: read from the core, everything else literal.
     const saved = (logCost(log, 'USD', TEST_CARD).compactions[0]?.savedPerStep ?? Number.NaN) as number
-    const money = (input: number, cacheRead: number, output: number) => ({
-      currency: 'USD',
-      input,
-      cacheRead,
-      output,
-      total: input + cacheRead + output,
-    })
-    const tokens = (input: number, cacheRead: number, output: number, reasoning: number | null = null) => ({
-      input,
-      cacheRead,
-      cacheWrite: 0,
-      output,
-      reasoning,
-    })
+    const money = usd
+    const tokens = tokenCounts
     expect(JSON.parse(stdout)).toStrictEqual({
       currency: 'USD',
       rateCard: { version: `test-1 (${RATES}, replacing the card)`, checked: '2026-12-01' },

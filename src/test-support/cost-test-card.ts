@@ -48,3 +48,21 @@ export const TEST_CARD: RateCard = {
 export function beijing(local: string): number {
   return Date.parse(`${local.replace(' ', 'T')}+08:00`)
 }
+
+/** An amount in USD as the cost answers give it: its parts and their total. */
+export const usd = (input: number, cacheRead: number, output: number) => ({
+  currency: 'USD',
+  input,
+  cacheRead,
+  output,
+  total: input + cacheRead + output,
+})
+
+/** Token counts as the cost answers give them (no cache writes). */
+export const tokenCounts = (input: number, cacheRead: number, output: number, reasoning: number | null = null) => ({
+  input,
+  cacheRead,
+  cacheWrite: 0,
+  output,
+  reasoning,
+})

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CostLogBuilder } from '../../test-support/cost-log-builder.ts'
-import { beijing, TEST_CARD } from '../../test-support/cost-test-card.ts'
+import { beijing, TEST_CARD, tokenCounts, usd } from '../../test-support/cost-test-card.ts'
 import { zstdFrame } from '../../test-support/zstd-frames.ts'
 
 const ROOT = new URL('../../../', import.meta.url).pathname
@@ -85,20 +85,8 @@ function home(): { dir: string; root: string; rates: string; grow: () => void } 
   return { dir, root, rates, grow }
 }
 
-const money = (input: number, cacheRead: number, output: number) => ({
-  currency: 'USD',
-  input,
-  cacheRead,
-  output,
-  total: input + cacheRead + output,
-})
-const tokens = (input: number, cacheRead: number, output: number) => ({
-  input,
-  cacheRead,
-  cacheWrite: 0,
-  output,
-  reasoning: null,
-})
+const money = usd
+const tokens = tokenCounts
 const totals = (
   sessions: number,
   subagents: number,

@@ -10,6 +10,7 @@
  * (`reasoningTokens` is a part of it, never added again). docs/cost.md shows the DeepSeek adapter's mapping.
  */
 
+import { countAtMost } from '../model/sorted-search.ts'
 import type { HeaderField } from '../request/request-header.ts'
 import { prefixChanges, type HeaderFingerprint } from './header-fingerprint.ts'
 
@@ -207,16 +208,10 @@ function attempts(
   return { usage, retried }
 }
 
-/** The header in force after event `index` (the latest `request/header` at or before it). */
-function headerAt(headers: CostSource['headers'], index: number): HeaderFingerprint | null {
-  let lo = 0
-  let hi = headers.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((headers[mid] as { index: number }).index <= index) lo = mid + 1
-    else hi = mid
-  }
-  return lo === 0 ? null : (headers[lo - 1] as { fingerprint: HeaderFingerprint | null }).fingerprint
+/** The header in force after event `index` (the latest `request/header` at or before it); `at`: the headers' indices. */
+function headerAt(headers: CostSource['headers'], at: readonly number[], index: number): HeaderFingerprint | null {
+  const count = countAtMost(at, index)
+  return count === 0 ? null : (headers[count - 1] as { fingerprint: HeaderFingerprint | null }).fingerprint
 }
 
 /** Where a step's request was taken and when (`stepTiming`'s rules: the event before the first output, or the end). */
@@ -234,22 +229,10 @@ const KIND: Record<SourceReplacement['kind'], 'compaction' | 'prune' | 'rewrite'
   other: 'rewrite',
 }
 
-/** Replacements with index in (from, to], by binary search over the list in log order. */
-function replacementsIn(list: readonly SourceReplacement[], from: number, to: number): SourceReplacement[] {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((list[mid] as SourceReplacement).index <= from) lo = mid + 1
-    else hi = mid
-  }
-  const out: SourceReplacement[] = []
-  for (let i = lo; i < list.length && (list[i] as SourceReplacement).index <= to; i++) out.push(list[i] as SourceReplacement)
-  return out
-}
-
 export function buildCostFacts(source: CostSource): CostFacts {
   const points = source.steps.map((s) => requestPoint(s, source))
+  const headerIndices = source.headers.map((h) => h.index)
+  const replacementIndices = source.replacements.map((r) => r.index)
   const billed = source.steps.map((s) => attempts(s, source.usageChunks, source.lastIndex))
   const steps: StepFact[] = []
   let inherited = 0
@@ -259,17 +242,19 @@ export function buildCostFacts(source: CostSource): CostFacts {
       inherited++
       return
     }
-    const header = headerAt(source.headers, point.atIndex)
+    const header = headerAt(source.headers, headerIndices, point.atIndex)
     const causes: BreakCause[] = []
     let removedTokens = 0
     const previous = k > 0 ? points[k - 1] : undefined
     if (previous !== undefined) {
-      for (const r of replacementsIn(source.replacements, previous.atIndex, point.atIndex)) {
+      // The replacements with index in (previous request, this request].
+      for (let i = countAtMost(replacementIndices, previous.atIndex); i < countAtMost(replacementIndices, point.atIndex); i++) {
+        const r = source.replacements[i] as SourceReplacement
         if (r.minShadowedSeq > previous.atSeq) continue
         causes.push({ kind: KIND[r.kind], seq: r.seq })
         removedTokens += r.removed ?? 0
       }
-      const fields = prefixChanges(headerAt(source.headers, previous.atIndex), header)
+      const fields = prefixChanges(headerAt(source.headers, headerIndices, previous.atIndex), header)
       if (fields.length > 0) causes.push({ kind: 'header', fields })
     }
     const named = header?.provider != null && header.model != null
