@@ -53,7 +53,7 @@ async function seamAt(fh: FileHandle, at: number): Promise<string> {
   return createHash('sha256').update(bytes.subarray(0, bytesRead)).digest('base64')
 }
 
-export function unchanged(previous: FileDigest, identity: FileIdentity): boolean {
+export function unchanged(previous: Pick<FileDigest, 'identity'>, identity: FileIdentity): boolean {
   return (
     sameFile(previous.identity, identity) &&
     previous.identity.size === identity.size &&
@@ -68,7 +68,7 @@ export function unchanged(previous: FileDigest, identity: FileIdentity): boolean
 export async function scanCost(
   path: string,
   identity: FileIdentity,
-  previous: { digest: FileDigest; state: CostDigestState } | undefined,
+  previous: { digest: Omit<FileDigest, 'facts'>; state: CostDigestState } | undefined,
   checksum: ContentChecksum | undefined,
 ): Promise<ScanResult> {
   const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
@@ -91,7 +91,7 @@ export async function scanCost(
     fh: FileHandle,
     identity: FileIdentity,
     start: number,
-    resume: { digest: FileDigest; state: CostDigestState } | undefined,
+    resume: { digest: Omit<FileDigest, 'facts'>; state: CostDigestState } | undefined,
   ): Promise<ScanResult> {
     const collector = resume === undefined ? new CostDigestCollector() : CostDigestCollector.resume(resume.state)
     let encoding = resume?.digest.encoding

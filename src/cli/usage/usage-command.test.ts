@@ -155,7 +155,7 @@ describe('dsh-lens usage --json', () => {
     })
   })
 
-  it('groups by day, week, month and model, from --since on (local midnight), from the dsh home by default', () => {
+  it('groups by day, week, month and model, from --since on (a local day), from the dsh home by default', () => {
     const h = home()
     const env = { XDG_CACHE_HOME: join(h.dir, 'cache'), DSH_HOME: join(h.dir, 'dsh') }
     const keys = (by: string, ...more: string[]) =>
@@ -199,24 +199,27 @@ describe('the usage cache', () => {
     expect(cold.stderr).toBe(
       'dsh-lens: usage read 3 logs from the start and 0 on from where they stopped (' +
         cold.stderr.match(/\((\d+) bytes\)/)?.[1] +
-        ' bytes), 0 from the cache\n',
+        ' bytes), 0 priced again from kept facts, 0 from the cache\n',
     )
-    const dir = join(cache, 'dsh-lens', 'usage-v1')
+    const dir = join(cache, 'dsh-lens', 'usage-v2')
     const [hash] = readdirSync(dir)
-    for (const d of [join(cache, 'dsh-lens'), dir, join(dir, hash as string), join(dir, hash as string, 'state')])
+    const root = join(dir, hash as string)
+    for (const d of [join(cache, 'dsh-lens'), dir, root, join(root, 'state'), join(root, 'facts')])
       expect(statSync(d).mode & 0o777).toBe(0o700)
-    expect(statSync(join(dir, hash as string, 'index.json')).mode & 0o777).toBe(0o600)
-    for (const f of readdirSync(join(dir, hash as string, 'state')))
-      expect(statSync(join(dir, hash as string, 'state', f)).mode & 0o777).toBe(0o600)
+    expect(statSync(join(root, 'index.json')).mode & 0o777).toBe(0o600)
+    for (const sub of ['state', 'facts']) {
+      expect(readdirSync(join(root, sub))).toHaveLength(3)
+      for (const f of readdirSync(join(root, sub))) expect(statSync(join(root, sub, f)).mode & 0o777).toBe(0o600)
+    }
     const warm = lens(args, env)
     expect(warm.stderr).toBe(
-      'dsh-lens: usage read 0 logs from the start and 0 on from where they stopped (0 bytes), 3 from the cache\n',
+      'dsh-lens: usage read 0 logs from the start and 0 on from where they stopped (0 bytes), 0 priced again from kept facts, 3 from the cache\n',
     )
     expect(warm.stdout).toBe(cold.stdout)
     h.grow()
     const grown = lens(args, env)
     expect(grown.stderr).toMatch(
-      /^dsh-lens: usage read 0 logs from the start and 1 on from where they stopped \(\d+ bytes\), 2 from the cache\n$/,
+      /^dsh-lens: usage read 0 logs from the start and 1 on from where they stopped \(\d+ bytes\), 0 priced again from kept facts, 2 from the cache\n$/,
     )
     const total = (out: string) => (JSON.parse(out) as { total: { cost: { total: number }; steps: number } }).total
     expect([total(grown.stdout).steps, total(grown.stdout).cost.total]).toStrictEqual([5, 5_740 + 1_380])
@@ -224,12 +227,44 @@ describe('the usage cache', () => {
     expect(lens(args, { ...env, XDG_CACHE_HOME: join(h.dir, 'cold') }).stdout).toBe(grown.stdout)
   })
 
+  it('prices again from the kept facts, reading no log, when the currency, card or time zone changes', () => {
+    const h = home()
+    const cache = join(h.dir, 'cache')
+    const env = { XDG_CACHE_HOME: cache, DSH_HOME: join(h.dir, 'dsh'), DSH_LENS_TRACE_USAGE: '1' }
+    const trace = (repriced: number, cached: number) =>
+      `dsh-lens: usage read 0 logs from the start and 0 on from where they stopped (0 bytes), ${repriced} priced again from kept facts, ${cached} from the cache\n`
+    const usd = ['usage', '--json', '--by', 'day', '--currency', 'USD', '--rates', h.rates]
+    const cny = ['usage', '--json', '--by', 'day', '--currency', 'CNY', '--rates', h.rates]
+    lens(usd, env)
+    const cnyRun = lens(cny, env)
+    expect(cnyRun.stderr).toBe(trace(3, 0))
+    expect(lens(cny, { ...env, XDG_CACHE_HOME: join(h.dir, 'cold') }).stdout).toBe(cnyRun.stdout)
+    expect(lens(cny, env).stderr).toBe(trace(0, 3))
+    // Another zone: other local days, priced again.
+    const utc = lens(cny, { ...env, TZ: 'UTC' })
+    expect(utc.stderr).toBe(trace(3, 0))
+    expect(utc.stdout).toBe(lens(cny, { ...env, TZ: 'UTC', XDG_CACHE_HOME: join(h.dir, 'cold-utc') }).stdout)
+    // Another card.
+    const rates2 = join(h.dir, 'rates-2.json')
+    writeFileSync(rates2, JSON.stringify({ ...TEST_CARD, version: 'test-2', mode: 'replace' }))
+    expect(lens([...cny.slice(0, -1), rates2], { ...env, TZ: 'UTC' }).stderr).toBe(trace(3, 0))
+    // A damaged facts file: they come again from the collector's state kept beside them (no byte of the log read).
+    const dir = join(cache, 'dsh-lens', 'usage-v2')
+    const facts = join(dir, readdirSync(dir)[0] as string, 'facts')
+    writeFileSync(join(facts, readdirSync(facts)[0] as string), '{"models":')
+    const again = lens(usd, env)
+    expect(again.stderr).toBe(
+      'dsh-lens: usage read 0 logs from the start and 1 on from where they stopped (0 bytes), 2 priced again from kept facts, 0 from the cache\n',
+    )
+    expect(again.stdout).toBe(lens(usd, { ...env, XDG_CACHE_HOME: join(h.dir, 'cold-usd') }).stdout)
+  })
+
   it('is rebuilt, said in one line, when its index is damaged', () => {
     const h = home()
     const cache = join(h.dir, 'cache')
     const env = { XDG_CACHE_HOME: cache, DSH_HOME: join(h.dir, 'dsh') }
     const first = lens(['usage', '--json', '--rates', h.rates], env)
-    const dir = join(cache, 'dsh-lens', 'usage-v1')
+    const dir = join(cache, 'dsh-lens', 'usage-v2')
     const index = join(dir, readdirSync(dir)[0] as string, 'index.json')
     writeFileSync(index, '{"schema":1,"root":')
     const again = lens(['usage', '--json', '--rates', h.rates], env)

@@ -24,7 +24,7 @@ export function usageJson(root: string, r: UsageReport) {
     currency: r.currency,
     rateCard: r.rateCard,
     by: r.by,
-    since: r.since === null ? null : new Date(r.since).toISOString(),
+    since: r.since,
     rows: r.rows.map((row) => ({ key: row.key, ...totalsJson(row) })),
     total: totalsJson(r.total),
     sessions: r.sessions.map((s) => ({
@@ -68,7 +68,7 @@ export function usageTable(root: string, r: UsageReport): string {
   const rows = [head, ...r.rows.map((row) => line(row.key, row)), line('total', r.total)]
   const widths = head.map((_, i) => Math.max(...rows.map((row) => (row[i] as string).length)))
   const out = [
-    `dsh-lens usage: ${root}, by ${r.by}${r.since === null ? '' : ` since ${new Date(r.since).toLocaleDateString('en-CA')}`}, ${r.currency} (an estimate: rate card ${r.rateCard.version})`,
+    `dsh-lens usage: ${root}, by ${r.by}${r.since === null ? '' : ` since ${r.since}`}, ${r.currency} (an estimate: rate card ${r.rateCard.version})`,
   ]
   rows.forEach((row, i) => {
     if (i === rows.length - 1) out.push(widths.map((w) => '-'.repeat(w)).join('  '))

@@ -16,7 +16,7 @@ export {
   type PeakWindows,
   type RatesMode,
 } from './rate-card.ts'
-export { ratesAt, periodAt, billedModelAt, type Period, type PricedAt, type UnpricedAt } from './rates-at.ts'
+export { ratesAt, periodAt, billedModelAt, RatePricer, type Period, type PricedAt, type UnpricedAt } from './rates-at.ts'
 export { costFactsOfLog, costSourceOfLog, compactionFactsOfLog } from './log-facts.ts'
 export { CostDigestCollector, type CostDigestState, type DigestHeader } from './cost-digest.ts'
 export {
@@ -33,6 +33,7 @@ export { headerFingerprint, prefixChanges, type HeaderFingerprint } from './head
 export {
   sessionCost,
   priceTokens,
+  breakCostOf,
   breakTokensOf,
   zeroMoney,
   addMoney,
@@ -50,7 +51,10 @@ export {
 export { logCost } from './log-cost.ts'
 export { formatMoney, payBackSentence } from './money-text.ts'
 export {
+  sessionUsage,
   usageReport,
+  type SessionUsage,
+  type UsageCell,
   type UsageReport,
   type UsageRow,
   type UsageTotals,

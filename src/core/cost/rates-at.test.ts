@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { beijing, TEST_CARD } from '../../test-support/cost-test-card.ts'
 import { oracleRates } from '../../test-support/cost-oracle.ts'
 import { builtInRateCard } from './rate-card.ts'
-import { ratesAt, type PricedAt } from './rates-at.ts'
+import { RatePricer, ratesAt, type PricedAt, type UnpricedAt } from './rates-at.ts'
 
 const card = builtInRateCard()
 const priced = (model: string, at: number, currency: 'CNY' | 'USD' = 'CNY', provider = 'deepseek-official') =>
@@ -93,19 +93,64 @@ describe('versions and renames', () => {
     expect(ratesAt(card, 'local', 'qwen3', at, 'CNY')).toStrictEqual({ unpriced: 'no price for model qwen3 at provider local' })
     expect(ratesAt(card, 'deepseek-official', 'deepseek-chat', at, 'CNY')).toStrictEqual({
       unpriced:
-        'no price for model deepseek-chat at provider deepseek-official on 2026-09-14 02:00 UTC: the card bills that name as deepseek-v4-flash only from 2026-04-26 12:15 UTC until 2026-07-24 15:59 UTC',
+        'no price for model deepseek-chat at provider deepseek-official but from 2026-04-26 12:15 UTC until 2026-07-24 15:59 UTC, when the card bills it as deepseek-v4-flash',
     })
     expect(ratesAt(card, 'deepseek-official', 'deepseek-v4-flash', Date.parse('2026-08-20T02:00:00Z'), 'CNY')).toStrictEqual({
       unpriced:
-        'no CNY price for model deepseek-v4-flash at provider deepseek-official on 2026-08-20 02:00 UTC: the card has only USD rates for that version',
+        'no CNY price for model deepseek-v4-flash at provider deepseek-official from 2026-08-16 16:00 UTC until 2026-08-22 16:00 UTC: the card has only USD rates for that version',
     })
     expect(ratesAt(card, 'deepseek-official', 'deepseek-v4-pro', Date.parse('2026-01-01T00:00:00Z'), 'USD')).toStrictEqual({
       unpriced:
-        "no price for model deepseek-v4-pro at provider deepseek-official on 2026-01-01 00:00 UTC: the card's rates start 2026-04-26 12:15 UTC",
+        "no price for model deepseek-v4-pro at provider deepseek-official before 2026-04-26 12:15 UTC: the card's rates for it start then",
     })
     expect(ratesAt(card, null, null, at, 'CNY')).toStrictEqual({ unpriced: 'the log does not say which model answered' })
     expect(ratesAt(card, 'deepseek-official', 'deepseek-flash', null, 'CNY')).toStrictEqual({
       unpriced: 'no time is logged for the call, so no version of the card applies',
     })
+  })
+})
+
+/** The same answer: the same sentence, or the same version, period and rates (the card's own objects). */
+const same = (a: PricedAt | UnpricedAt, b: PricedAt | UnpricedAt): boolean =>
+  'unpriced' in a
+    ? 'unpriced' in b && a.unpriced === b.unpriced
+    : !('unpriced' in b) &&
+      a.rates === b.rates &&
+      a.period === b.period &&
+      a.version === b.version &&
+      a.billedModel === b.billedModel &&
+      a.uncoveredDate === b.uncoveredDate
+
+describe('RatePricer', () => {
+  it('answers as ratesAt at every instant, in order or not, for every model and currency', () => {
+    // Every 2 hours 13 minutes from April to December 2026 (every version, rename and holiday crossed), a millisecond
+    // either side of each version's start and of each day's window edges and midnight (Beijing time) from August to
+    // mid-October, then the same instants shuffled: a kept answer is only reused inside the span where it cannot change.
+    const instants: number[] = []
+    for (let at = Date.parse('2026-04-20T00:00:00Z'); at < Date.parse('2026-12-31T00:00:00Z'); at += 7_980_000) instants.push(at)
+    const edges = [...card.rates, ...card.renames].map((r) => Date.parse(r.effectiveFrom))
+    for (let day = Date.parse('2026-08-10T00:00:00+08:00'); day < Date.parse('2026-10-12T00:00:00+08:00'); day += 86_400_000)
+      for (const hour of [0, 9, 12, 14, 18]) edges.push(day + hour * 3_600_000)
+    for (const edge of edges) instants.push(edge - 1, edge)
+    const shuffled = instants.map((at, i) => instants[(i * 7_919) % instants.length] as number)
+    const models: [string | null, string | null][] = [
+      ['deepseek-official', 'deepseek-v4-flash'],
+      ['deepseek-official', 'deepseek-chat'],
+      ['deepseek-official', 'deepseek-v4-pro'],
+      ['deepseek-official', 'deepseek-flash'],
+      ['local', 'qwen3'],
+    ]
+    for (const c of [card, TEST_CARD])
+      for (const currency of ['CNY', 'USD'] as const) {
+        const pricer = new RatePricer(c, currency)
+        for (const order of [instants, shuffled])
+          for (const at of order)
+            for (const [provider, model] of [...models, ['p', 'm'] as const, ['p', 'old'] as const]) {
+              const got = pricer.at(provider, model, at)
+              const want = ratesAt(c, provider, model, at, currency)
+              if (!same(got, want))
+                expect(got, `${provider}/${model} at ${new Date(at).toISOString()} in ${currency}`).toStrictEqual(want)
+            }
+      }
   })
 })

@@ -155,7 +155,10 @@ export function billedModelAt(card: RateCard, provider: string, model: string, a
   return name
 }
 
-/** The rates of a call of `model` at `provider` at instant `at` in `currency`, or why there are none. */
+/**
+ * The rates of a call of `model` at `provider` at instant `at` in `currency`, or why there are none: in a sentence
+ * that names the card's spans, not the call's time, so the calls of one cause say it alike (and are listed together).
+ */
 export function ratesAt(
   card: RateCard,
   provider: string | null,
@@ -172,25 +175,27 @@ export function ratesAt(
     const renamed = indexOf(card).renames.get(keyOf(provider, model))?.[0]
     if (renamed !== undefined && billedModel === model)
       return {
-        unpriced: `no price for model ${model} at provider ${provider} on ${day(at)}: the card bills that name as ${renamed.row.to} only from ${day(renamed.from)}${renamed.until === Infinity ? '' : ` until ${day(renamed.until)}`}`,
+        unpriced: `no price for model ${model} at provider ${provider} but ${span(renamed)}, when the card bills it as ${renamed.row.to}`,
       }
     return { unpriced: `no price for model ${model}${as} at provider ${provider}` }
   }
-  const row = inForce(versions, at)
-  if (row === undefined) {
+  const found = versionAt(versions, at)
+  if (found === undefined) {
     const first = versions[0] as Indexed<RateRow>
+    const last = versions[versions.length - 1] as Indexed<RateRow>
     return {
       unpriced:
         at < first.from
-          ? `no price for model ${model}${as} at provider ${provider} on ${day(at)}: the card's rates start ${day(first.from)}`
-          : `no price for model ${model}${as} at provider ${provider} on ${day(at)}: the card's last version ended before`,
+          ? `no price for model ${model}${as} at provider ${provider} before ${day(first.from)}: the card's rates for it start then`
+          : `no price for model ${model}${as} at provider ${provider} after ${day(last.until)}: the card's last version for it ends then`,
     }
   }
+  const row = found.row
   const entry = row[currency]
   if (entry === undefined) {
     const other = currency === 'CNY' ? 'USD' : 'CNY'
     return {
-      unpriced: `no ${currency} price for model ${model}${as} at provider ${provider} on ${day(at)}: the card has only ${other} rates for that version`,
+      unpriced: `no ${currency} price for model ${model}${as} at provider ${provider} ${span(found)}: the card has only ${other} rates for that version`,
     }
   }
   if (row.peak === undefined || !('peak' in entry)) {
@@ -198,4 +203,80 @@ export function ratesAt(
   }
   const { period, uncoveredDate } = periodAt(row.peak, at, card.holidays)
   return { billedModel, version: row.effectiveFrom, period, rates: period === 'peak' ? entry.peak : entry.offPeak, uncoveredDate }
+}
+
+/** `from 2026-08-16 16:00 UTC until 2026-09-09 16:00 UTC`, or `from … on`. */
+function span(v: Indexed<unknown>): string {
+  return `from ${day(v.from)}${v.until === Infinity ? ' on' : ` until ${day(v.until)}`}`
+}
+
+function versionAt<T>(versions: readonly Indexed<T>[], at: number): Indexed<T> | undefined {
+  for (let i = versions.length - 1; i >= 0; i--) {
+    const v = versions[i] as Indexed<T>
+    if (v.from <= at) return at < v.until ? v : undefined
+  }
+  return undefined
+}
+
+/** The instants around `at` where a list of versions can change: [the last boundary at or before it, the next after]. */
+function boundsAround(versions: readonly Indexed<unknown>[] | undefined, at: number, into: [number, number]): void {
+  for (const v of versions ?? [])
+    for (const edge of [v.from, v.until]) {
+      if (edge <= at && edge > into[0]) into[0] = edge
+      if (edge > at && edge < into[1]) into[1] = edge
+    }
+}
+
+/** The local-day segment between window edges that holds `at`: the period cannot change inside it. */
+function periodBlock(peak: PeakWindows, at: number, into: [number, number]): void {
+  const { offsetMs, windows } = compile(peak)
+  const local = at + offsetMs
+  const dayStart = local - (((local % DAY_MS) + DAY_MS) % DAY_MS)
+  const edges = [0, DAY_MS, ...windows.flatMap(([from, to]) => [from * 60_000, to * 60_000])]
+  let lo = 0
+  let hi = DAY_MS
+  for (const e of edges) {
+    if (e <= local - dayStart && e > lo) lo = e
+    if (e > local - dayStart && e < hi) hi = e
+  }
+  into[0] = Math.max(into[0], dayStart + lo - offsetMs)
+  into[1] = Math.min(into[1], dayStart + hi - offsetMs)
+}
+
+/**
+ * `ratesAt` for many calls in a row (a session's steps, a home's sessions): each answer is kept with the span of
+ * instants over which it cannot change (the versions and renames in force, the peak block), so the next call of the
+ * same model in that span costs a map lookup. A big home prices tens of thousands of calls this way.
+ */
+export class RatePricer {
+  private readonly memo = new Map<string, { from: number; until: number; answer: PricedAt | UnpricedAt }>()
+
+  constructor(
+    readonly card: RateCard,
+    readonly currency: Currency,
+  ) {}
+
+  at(provider: string | null, model: string | null, at: number | null): PricedAt | UnpricedAt {
+    if (provider === null || model === null || at === null) return ratesAt(this.card, provider, model, at, this.currency)
+    const key = keyOf(provider, model)
+    const hit = this.memo.get(key)
+    if (hit !== undefined && at >= hit.from && at < hit.until) return hit.answer
+    const answer = ratesAt(this.card, provider, model, at, this.currency)
+    const bounds: [number, number] = [-Infinity, Infinity]
+    const index = indexOf(this.card)
+    let name = model
+    for (let hop = 0; hop < 5; hop++) {
+      const renames = index.renames.get(keyOf(provider, name))
+      boundsAround(renames, at, bounds)
+      const rename = inForce(renames, at)
+      if (rename === undefined) break
+      name = rename.to
+    }
+    const versions = index.rows.get(keyOf(provider, name))
+    boundsAround(versions, at, bounds)
+    const peak = versions === undefined ? undefined : inForce(versions, at)?.peak
+    if (peak !== undefined) periodBlock(peak, at, bounds)
+    this.memo.set(key, { from: bounds[0], until: bounds[1], answer })
+    return answer
+  }
 }

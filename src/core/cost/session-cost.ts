@@ -20,7 +20,7 @@ import {
   type TokenCounts,
 } from './cost-facts.ts'
 import type { Currency, RateCard, Rates } from './rate-card.ts'
-import { ratesAt, type Period } from './rates-at.ts'
+import { RatePricer, type Period } from './rates-at.ts'
 
 export interface Money {
   readonly currency: Currency
@@ -179,6 +179,9 @@ export function priceTokens(tokens: TokenCounts, rates: Rates, currency: Currenc
   return { currency, input, cacheRead, output, total: input + cacheRead + output }
 }
 
+/** What a break re-billed: its tokens at the miss rate less the hit rate. */
+export const breakCostOf = (breakTokens: number, rates: Rates): number => (breakTokens * (rates.inputMiss - rates.inputHit)) / 1e6
+
 /**
  * Tokens of the previous request billed again as misses because of a break: its prompt less this request's cache
  * reads less what the break took off, between 0 and this request's misses.
@@ -213,9 +216,9 @@ const hitShare = (t: TokenCounts | null): number | null => {
 }
 
 /** One step priced; a day no holiday list covers goes to `uncovered`. One object literal per step (a big log has thousands). */
-function priceStep(fact: StepFact, card: RateCard, currency: Currency, uncovered: Set<string>): StepCost {
+function priceStep(fact: StepFact, pricer: RatePricer, uncovered: Set<string>): StepCost {
   const tokens = addCounts(fact.usage, fact.retried)
-  const priced = ratesAt(card, fact.provider, fact.model, fact.at, currency)
+  const priced = pricer.at(fact.provider, fact.model, fact.at)
   const breakTokens = fact.breakCauses.length > 0 ? breakTokensOf(fact) : null
   const ok = !('unpriced' in priced)
   if (ok && priced.uncoveredDate !== null) uncovered.add(priced.uncoveredDate)
@@ -231,18 +234,18 @@ function priceStep(fact: StepFact, card: RateCard, currency: Currency, uncovered
     period: ok ? priced.period : null,
     rateVersion: ok ? priced.version : null,
     tokens,
-    cost: ok && tokens !== null ? priceTokens(tokens, priced.rates, currency) : null,
+    cost: ok && tokens !== null ? priceTokens(tokens, priced.rates, pricer.currency) : null,
     unpriced: ok ? (tokens === null ? 'the step logged no usage' : null) : priced.unpriced,
     breakCauses: fact.breakCauses,
     breakCause: breakCauseText(fact.breakCauses),
     breakTokens,
-    breakCost: ok && breakTokens !== null ? (breakTokens * (priced.rates.inputMiss - priced.rates.inputHit)) / 1e6 : null,
+    breakCost: ok && breakTokens !== null ? breakCostOf(breakTokens, priced.rates) : null,
     hitRate: ok && tokens !== null ? priced.rates.inputHit : null,
   }
 }
 
-function priceSummary(fact: SummaryFact, card: RateCard, currency: Currency, uncovered: Set<string>): SummaryCost {
-  const priced = ratesAt(card, fact.provider, fact.model, fact.at, currency)
+function priceSummary(fact: SummaryFact, pricer: RatePricer, uncovered: Set<string>): SummaryCost {
+  const priced = pricer.at(fact.provider, fact.model, fact.at)
   const ok = !('unpriced' in priced)
   if (ok && priced.uncoveredDate !== null) uncovered.add(priced.uncoveredDate)
   return {
@@ -253,7 +256,7 @@ function priceSummary(fact: SummaryFact, card: RateCard, currency: Currency, unc
     provider: fact.provider,
     model: fact.model,
     tokens: fact.usage,
-    cost: ok && fact.usage !== null ? priceTokens(fact.usage, priced.rates, currency) : null,
+    cost: ok && fact.usage !== null ? priceTokens(fact.usage, priced.rates, pricer.currency) : null,
     unpriced: ok ? (fact.usage === null ? 'the summary call logged no usage' : null) : priced.unpriced,
   }
 }
@@ -315,10 +318,11 @@ export function sessionCost(
   card: RateCard,
   currency: Currency,
   compactions: readonly CompactionFact[] = [],
+  pricer: RatePricer = new RatePricer(card, currency),
 ): SessionCost {
   const uncovered = new Set<string>()
-  const steps = facts.steps.map((f) => priceStep(f, card, currency, uncovered))
-  const summaries = facts.summaries.map((f) => priceSummary(f, card, currency, uncovered))
+  const steps = facts.steps.map((f) => priceStep(f, pricer, uncovered))
+  const summaries = facts.summaries.map((f) => priceSummary(f, pricer, uncovered))
   let stepsCost = zeroMoney(currency)
   let summariesCost = zeroMoney(currency)
   let breakCost = 0
