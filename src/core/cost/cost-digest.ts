@@ -79,6 +79,15 @@ const DT = /,"dt":\[(-?\d{1,16}(?:,-?\d{1,16})*)?\]/
 const APPEND_TAIL = /,"surfaceOp":"append"\}$/
 const REPLACE_TAIL = /"surfaceOp":\{"op":"replace",/
 
+/**
+ * An `assistant/message` as the harness (and the generator) writes it: `data` opens the body and ends with a flat
+ * `usage` of counts, then the envelope's `sourceEventSeqs` and the append. Only then its usage is read from the tail
+ * and the message (its content, the bulk of the line) is not parsed.
+ */
+const MESSAGE_DATA = ',"data":{"turn":'
+const MESSAGE_USAGE =
+  /"usage":(\{"[A-Za-z]{1,40}":\d{1,15}(?:,"[A-Za-z]{1,40}":\d{1,15}){0,15}\})\},"sourceEventSeqs":\[[\d,]*\],"surfaceOp":"append"\}$/y
+
 /** Types whose data cost reads: parsed whenever they appear. */
 const READ = new Set([
   'turn/start',
@@ -92,6 +101,30 @@ const READ = new Set([
   'llm/retry',
 ])
 const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result'])
+
+/** The numbers in a comma-separated list of integers (as the DT pattern matched it). */
+function countOf(list: string): number {
+  let n = 1
+  for (let i = 0; i < list.length; i++) if (list.charCodeAt(i) === 44) n++
+  return n
+}
+
+/** Their sum. */
+function sumOf(list: string): number {
+  let sum = 0
+  let value = 0
+  let sign = 1
+  for (let i = 0; i <= list.length; i++) {
+    const c = i === list.length ? 44 : list.charCodeAt(i)
+    if (c === 44) {
+      sum += sign * value
+      value = 0
+      sign = 1
+    } else if (c === 45) sign = -1
+    else value = value * 10 + (c - 48)
+  }
+  return sum
+}
 
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null)
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null)
@@ -170,7 +203,8 @@ export class CostDigestCollector {
       if (peek[2] === '0') {
         const dt = isPackedRowTag(type) ? DT.exec(line) : null
         if (dt !== null) {
-          this.observeRow(seq, time, dt[1] === undefined ? [] : dt[1].split(',').map(Number))
+          const gaps = dt[1]
+          this.observeRow(seq, time, gaps === undefined ? 0 : countOf(gaps), gaps === undefined ? 0 : sumOf(gaps))
           return
         }
       } else if (!READ.has(type) && !(type === 'assistant/chunk' && line.includes('"type":"usage"'))) {
@@ -182,6 +216,8 @@ export class CostDigestCollector {
         }
       }
     }
+    if (peek?.[1] === 'assistant/message' && this.messageUsageOnly(line, peek[0].length - 1, Number(peek[3]), Number(peek[4])))
+      return
     let value: unknown
     try {
       value = JSON.parse(line)
@@ -190,6 +226,38 @@ export class CostDigestCollector {
       return
     }
     this.observeRecord(value)
+  }
+
+  /**
+   * An `assistant/message` read from its envelope and the usage at its tail, when that is all cost needs of it: the
+   * steps it is the first message of have a header in force that names the provider and model (else its `source`
+   * is read, and the line parsed).
+   */
+  private messageUsageOnly(line: string, afterPeek: number, seq: number, time: number): boolean {
+    if (!line.startsWith(MESSAGE_DATA, afterPeek)) return false
+    const at = line.lastIndexOf('"usage":{')
+    if (at < 0) return false
+    MESSAGE_USAGE.lastIndex = at
+    const usage = MESSAGE_USAGE.exec(line)?.[1]
+    if (usage === undefined) return false
+    const s = this.s
+    for (const ordinal of s.open) {
+      const step = s.steps[ordinal] as MutableStep
+      if (step.messaged) continue
+      const request = (step.firstOutputIndex >= 0 ? step.firstOutputIndex : s.events) - 1
+      let header: HeaderFingerprint | null = null
+      for (let i = s.headers.length - 1; i >= 0; i--)
+        if ((s.headers[i] as { index: number }).index <= request) {
+          header = (s.headers[i] as { fingerprint: HeaderFingerprint | null }).fingerprint
+          break
+        }
+      if (header?.provider == null || header.model == null) return false
+    }
+    this.observeEvent(
+      { type: 'assistant/message', seq, time, data: { usage: JSON.parse(usage) as unknown }, surfaceOp: 'append' },
+      true,
+    )
+    return true
   }
 
   /** One parsed body record (an event or a packed row). */
@@ -205,7 +273,8 @@ export class CostDigestCollector {
       this.observeRow(
         value['seq0'],
         value['time0'],
-        dt.map((d) => (typeof d === 'number' ? d : 0)),
+        dt.length,
+        dt.reduce((sum: number, d) => sum + (typeof d === 'number' ? d : 0), 0),
       )
       return
     }
@@ -220,12 +289,12 @@ export class CostDigestCollector {
     this.observeEvent(value, node)
   }
 
-  private observeRow(seq0: number, time0: unknown, dt: readonly number[]): void {
+  /** A packed row of `gaps + 1` chunks, its last `span` ms after its first. */
+  private observeRow(seq0: number, time0: unknown, gaps: number, span: number): void {
     const index = this.s.events
-    const size = dt.length + 1
+    const size = gaps + 1
     this.output(index, clockTime(time0))
-    let time = typeof time0 === 'number' ? time0 : 0
-    for (const gap of dt) time += gap
+    const time = (typeof time0 === 'number' ? time0 : 0) + span
     this.s.events += size
     this.s.lastTime = clockTime(time)
     this.s.lastSeq = seq0 + size - 1
@@ -402,12 +471,18 @@ export class CostDigestCollector {
     const s = this.s
     if (s.open.length === 0) return
     const latest = s.steps.length - 1
-    s.open = s.open.filter((ordinal) => {
+    const stays = (ordinal: number): boolean => {
       const step = s.steps[ordinal] as MutableStep
       if (step.end === index) step.endTime = time
       if (step.end !== null) return false
       return ordinal === latest || step.firstOutputIndex < 0 || !step.messaged || step.usage === null
-    })
+    }
+    // Nearly every event closes nothing: the list is rebuilt only when one does (this runs once an event).
+    for (let i = 0; i < s.open.length; i++)
+      if (!stays(s.open[i] as number)) {
+        s.open = [...s.open.slice(0, i), ...s.open.slice(i + 1).filter(stays)]
+        return
+      }
   }
 
   /** The session header as read, or null before it. */

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { generateSession, toJsonl } from '../../generate/index.ts'
+import { CostLogBuilder } from '../../test-support/cost-log-builder.ts'
 import { TEST_CARD } from '../../test-support/cost-test-card.ts'
 import { directCost } from '../../test-support/cost-oracle.ts'
 import { eventsOfJsonl } from '../../test-support/expanded-events.ts'
@@ -130,6 +131,32 @@ describe.runIf(fixturesAvailable())('cost on every harness fixture', () => {
         ),
       },
     ])
+  })
+})
+
+describe('the digest reads a message for its usage alone only when a named header is in force', () => {
+  it("takes the model from the message's source when no header names one, as the loaded log does", () => {
+    const b = new CostLogBuilder(Date.parse('2026-09-14T02:00:00Z'))
+    b.turnStart()
+    b.step({ inputTokens: 10, outputTokens: 1 }, { prompt: 'a', model: { provider: 'x', model: 'from-source-1' } })
+    b.step(
+      { inputTokens: 20, outputTokens: 2 },
+      { header: { provider: 'p', model: 'm' }, model: { provider: 'x', model: 'unused' } },
+    )
+    b.step(
+      { inputTokens: 30, outputTokens: 3 },
+      { header: { provider: 'p', model: null as unknown as string }, model: { provider: 'x', model: 'from-source-3' } },
+    )
+    b.step(
+      { inputTokens: 40, outputTokens: 4 },
+      { header: { provider: 'p', model: 'm' }, model: { provider: 'x', model: 'unused' } },
+    )
+    b.turnEnd()
+    const jsonl = b.jsonl()
+    const facts = costFactsOfLog(load(Buffer.from(jsonl)))
+    expect(digestFacts(jsonl)).toStrictEqual(facts)
+    expect(facts.steps.map((s) => `${s.provider}/${s.model}`)).toStrictEqual(['x/from-source-1', 'p/m', 'x/from-source-3', 'p/m'])
+    expect(facts.steps.map((s) => s.usage?.input)).toStrictEqual([10, 20, 30, 40])
   })
 })
 
