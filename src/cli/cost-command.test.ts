@@ -174,6 +174,12 @@ describe('dsh-lens cost, check, and rates files', () => {
     const check = lens(['check', path], { DSH_LENS_RATES: RATES })
     expect(check.stdout).toContain('  cost         ¥52500.00 / $7500.00 (an estimate, rate card test-1')
     expect(check.code).toBe(0)
+    // --rates wins over DSH_LENS_RATES, for check as for cost.
+    const flag = lens(['check', path, '--rates', RATES], { DSH_LENS_RATES: join(tmp, 'missing.json') })
+    expect(flag.stdout.split('\n').find((l) => l.startsWith('  cost '))).toBe(
+      check.stdout.split('\n').find((l) => l.startsWith('  cost ')),
+    )
+    expect(flag.code).toBe(0)
   })
 
   it('refuses a malformed rates file with one sentence naming the line and the field (exit 2)', () => {

@@ -15,7 +15,7 @@ const USAGE = `usage:
   dsh-lens [open] [PATH | SESSION-ID] [--port N] [--no-open] [--dsh [URL]]
                                          serve your dsh sessions ($DSH_HOME/sessions or ~/.dsh/sessions), or the
                                          file, directory or session named, and open them in the browser
-  dsh-lens check FILE                    human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
+  dsh-lens check FILE [--rates FILE]     human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
   dsh-lens fold FILE --json [--at SEQ]   the strict fold as one JSON object
   dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]]
                                          companion server for the Connect flow: the viewer plus live tailing over WebSocket
@@ -40,10 +40,12 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   switch (command) {
     case 'check': {
-      const [file, ...extra] = rest
+      const { loadRateCard, takeRatesFlag } = await import('./rates-option.ts')
+      const rates = takeRatesFlag(rest)
+      if (typeof rates === 'string') throw new UsageError(rates)
+      const [file, ...extra] = rates.rest
       if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
-      const { loadRateCard } = await import('./rates-option.ts')
-      const card = loadRateCard(undefined)
+      const card = loadRateCard(rates.rates)
       const log = await readLog(file)
       process.stdout.write(checkReport(file, log, card))
       return checkExitCode(log)
