@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadContentChecksum } from '../core/index.ts'
+import { builtInRateCard, loadContentChecksum } from '../core/index.ts'
 import { batchText, headerLine, streamSession, type PresetName } from '../generate/index.ts'
 import { logsBelow } from '../server/log-discovery.ts'
 import { PathGuard } from '../server/path-guard.ts'
@@ -40,7 +40,10 @@ function option(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined
 }
 
-/** The bench's rates file: the card extended with the generator's provider, so every generated step has a price. */
+/**
+ * The bench's rates file: the card extended with the generator's provider, so every generated step has a price (the
+ * shipped card's latest peak windows, deepseek-flash's figures).
+ */
 function ratesFile(): string {
   const path = join(ROOT, '.bench/cost-rates.json')
   const row = (model: string, effectiveFrom: string, peak: boolean) => ({
@@ -49,15 +52,7 @@ function ratesFile(): string {
     effectiveFrom,
     ...(peak
       ? {
-          peak: {
-            timeZone: '+08:00',
-            days: [1, 2, 3, 4, 5],
-            hours: [
-              ['09:00', '12:00'],
-              ['14:00', '18:00'],
-            ],
-            holidays: 'CN',
-          },
+          peak: builtInRateCard().rates.findLast((r) => r.peak !== undefined)?.peak,
           USD: {
             peak: { inputMiss: 0.3, inputHit: 0.006, output: 1.2 },
             offPeak: { inputMiss: 0.15, inputHit: 0.003, output: 0.6 },

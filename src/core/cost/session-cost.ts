@@ -59,13 +59,8 @@ export interface StepCost {
   readonly hitRate: number | null
 }
 
-export interface SummaryCost {
-  readonly seq: number
-  readonly compactionId: string | null
-  readonly turn: number | null
-  readonly at: number | null
-  readonly provider: string | null
-  readonly model: string | null
+/** A compaction's summary call priced: its fact, its tokens (`usage`) as `tokens`. */
+export interface SummaryCost extends Omit<SummaryFact, 'usage'> {
   readonly tokens: TokenCounts | null
   readonly cost: Money | null
   readonly unpriced: string | null
