@@ -1,7 +1,8 @@
 /**
- * A log's cost facts as compact JSON for the usage cache: a step is one array of numbers (its model an index into the
- * file's model table), so the warm `usage` over a thousand sessions parses a few megabytes, not tens. `decodeFacts`
- * gives back exactly what `encodeFacts` was given (a test round-trips every fixture).
+ * A log's cost facts as compact JSON for the usage cache (`facts/`, read to price a log again under another card,
+ * currency or time zone): a step is one array of numbers (its model an index into the file's model table), a fraction
+ * of its size as objects. `decodeFacts` gives back exactly what `encodeFacts` was given (a test round-trips every
+ * fixture).
  */
 
 import type { BreakCause, CostFacts, HeaderField, StepFact, SummaryFact, TokenCounts } from '../../core/index.ts'
