@@ -16,8 +16,8 @@ import {
   type CostFacts,
   type DigestHeader,
 } from '../../core/index.ts'
-import { sameFile, type FileIdentity } from '../../server/digest-scan.ts'
-import { PlainLineReader } from '../../server/plain-lines.ts'
+import { sameFile, type FileIdentity } from '../../server/catalog/digest-scan.ts'
+import { PlainLineReader } from '../../server/tail/plain-lines.ts'
 
 /** What is kept of a file between runs: enough to tell whether it changed, and its facts. */
 export interface FileDigest {

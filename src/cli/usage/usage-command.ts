@@ -17,7 +17,7 @@ import {
   type UsageGrouping,
   type UsageSession,
 } from '../../core/index.ts'
-import { logsBelow } from '../../server/log-discovery.ts'
+import { logsBelow } from '../../server/catalog/log-discovery.ts'
 import { isWithin, PathGuard } from '../../server/path-guard.ts'
 import { writeJsonLine } from '../json-stream.ts'
 import { loadRateCard, takeCurrencyFlag, takeRatesFlag } from '../rates-option.ts'
