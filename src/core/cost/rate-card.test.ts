@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { applyRatesFile, builtInRateCard, parseRateCard, RateCardError } from './rate-card.ts'
 import { parseJsonWithLines } from './json-lines.ts'
-import CARD_JSON from './rate-card.json'
+import CARD_JSON from './rate-card.json' with { type: 'json' }
 
 const card = builtInRateCard()
 

@@ -8,7 +8,7 @@
  * A file is checked as a whole before use and refused with one sentence that names the line and the field.
  */
 
-import BUILT_IN from './rate-card.json'
+import BUILT_IN from './rate-card.json' with { type: 'json' }
 import { JsonSyntaxError, parseJsonWithLines, pathText, type JsonPath } from './json-lines.ts'
 
 export const RATE_CARD_SCHEMA = 1
