@@ -1,10 +1,10 @@
 /**
  * `dsh-lens cost FILE --json` (contract in docs/cli.md): the core's cost answer (`logCost`) in the JSON the issue fixes.
- * Amounts are rounded to 1e-10 of the currency (far below a cent, far above float noise) so equal inputs print equal
- * text; `null` where the card or the log cannot say.
+ * Amounts are rounded to 1e-10 of the currency (`roundAmount`: far below a cent, far above float noise) so equal inputs
+ * print equal text, and equal the viewer's data attributes; `null` where the card or the log cannot say.
  */
 
-import type { CompactionCost, Money, SessionCost, StepCost, TokenCounts } from '../core/index.ts'
+import { roundAmount, type CompactionCost, type Money, type SessionCost, type StepCost, type TokenCounts } from '../core/index.ts'
 
 export interface CostJson {
   readonly currency: string
@@ -32,7 +32,7 @@ export interface CostJson {
   readonly unpriced: { readonly model: string | null; readonly provider: string | null; readonly steps: readonly string[] }[]
 }
 
-export const amount = (value: number): number => Math.round(value * 1e10) / 1e10
+export const amount = roundAmount
 const orNull = (value: number | null): number | null => (value === null ? null : amount(value))
 
 export function moneyJson(m: Money | null): Money | null {

@@ -9,6 +9,7 @@
  */
 
 import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series.ts'
+import type { CompactionCostAnswer, CostAnswer, RateCardInfo, StepCostAnswer } from './cost.ts'
 import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer, TimeStepInfo } from './time-lanes.ts'
 import type {
   DetailTextChunk,
@@ -21,7 +22,7 @@ import type {
 } from './event-views.ts'
 import type { CursorSnapshot, FirstWindow, LoadProgress, LogSummary } from './log-summary.ts'
 import type { SearchBatch, SearchSpec } from './search.ts'
-import type { CompactionForgot, RejectionCode } from '../core/index.ts'
+import type { CompactionForgot, Currency, RejectionCode } from '../core/index.ts'
 import type {
   MessageDiffAnswer,
   StepListAnswer,
@@ -32,7 +33,7 @@ import type {
 } from './step-request.ts'
 
 /** Bumped whenever a message shape changes; both sides refuse a mismatch. */
-export const PROTOCOL_VERSION = 2
+export const PROTOCOL_VERSION = 3
 
 type Envelope = { readonly v: typeof PROTOCOL_VERSION }
 type Query = Envelope & { readonly id: number }
@@ -86,6 +87,14 @@ export type LensRequest =
   | (Query & { readonly type: 'time-step'; readonly position: number })
   | (Query & { readonly type: 'event-times'; readonly from: number; readonly count: number })
   | (Query & { readonly type: 'stream-so-far'; readonly index: number })
+  | (Query & { readonly type: 'cost'; readonly currency: Currency })
+  | (Query & { readonly type: 'step-cost'; readonly turn: number; readonly step: number; readonly currency: Currency })
+  | (Query & { readonly type: 'compaction-cost'; readonly seq: number; readonly currency: Currency })
+  /**
+   * Price with this card from now on: a rates card's JSON (checked in the worker, refused with the reason), or null for
+   * the card built into the page. For the companion server's `--rates` card; the page does not send one yet.
+   */
+  | (Query & { readonly type: 'rate-card'; readonly card: string | null })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -115,6 +124,11 @@ export interface QueryResults {
   'time-step': TimeStepInfo | null
   'event-times': EventTimesAnswer
   'stream-so-far': StreamPreview | null
+  /** The session's cost over the log, in one currency (computed when asked, kept until the log grows). */
+  cost: CostAnswer
+  'step-cost': StepCostAnswer
+  'compaction-cost': CompactionCostAnswer
+  'rate-card': RateCardInfo
 }
 
 /** Worker -> main thread. */
@@ -170,6 +184,10 @@ const REQUEST_TYPES = {
   'time-step': true,
   'event-times': true,
   'stream-so-far': true,
+  cost: true,
+  'step-cost': true,
+  'compaction-cost': true,
+  'rate-card': true,
   search: true,
   'search-more': true,
 } satisfies Record<LensRequest['type'], true>

@@ -16,6 +16,7 @@ import { sha256Digest } from './file-digest.ts'
 import { ChunkQueue, Load, type LoadKind } from './load.ts'
 import { LoadReports, type PostResponse } from './load-reports.ts'
 import { answerQuery, type QueryContext } from './queries.ts'
+import { CostQueries } from '../view/cost-query.ts'
 
 /** A stream's first slice folded, then the most folded per task (a chunk longer than that is split). */
 export const FIRST_STREAM_SLICE_BYTES = 64 * 1024
@@ -81,6 +82,7 @@ class LensHost {
       times: new TimeQueries(),
       details: new DetailQueries(),
       series: new ContextSeriesQueries(),
+      costs: new CostQueries(),
     }
   }
 

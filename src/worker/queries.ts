@@ -6,6 +6,7 @@
 
 import { PROTOCOL_VERSION, type QueryRequest, type QueryResults } from '../protocol/messages.ts'
 import { contextSeriesAnswer, SERIES_SLICE_MS, type ContextSeriesQueries } from '../view/context-series-query.ts'
+import type { CostQueries } from '../view/cost-query.ts'
 import { indexOfSeq, stateAt } from '../view/cursor-query.ts'
 import type { DetailQueries } from '../view/detail-query.ts'
 import { logPrefixFile } from '../view/log-prefix-file.ts'
@@ -31,6 +32,8 @@ export interface QueryContext {
   readonly details: DetailQueries
   /** The context chart's series, extended as the log grows. */
   readonly series: ContextSeriesQueries
+  /** What the log cost: the card priced with, the facts and prices of the log's last state asked about. */
+  readonly costs: CostQueries
 }
 
 /** One query's handler; buffers pushed on `transfer` move to the main thread instead of being copied. */
@@ -73,6 +76,10 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'time-step': ({ log, times }, req) => times.timeStep(log.lensLog, req.position),
   'event-times': ({ log, times }, req, transfer) => times.eventTimes(log.lensLog, req.from, req.count, transfer),
   'stream-so-far': ({ log, times }, req) => times.streamSoFar(log.lensLog, req.index),
+  cost: ({ log, costs }, req, transfer) => costs.cost(log.lensLog, req.currency, transfer),
+  'step-cost': ({ log, costs }, req) => costs.stepCost(log.lensLog, req.turn, req.step, req.currency),
+  'compaction-cost': ({ log, costs }, req) => costs.compactionCost(log.lensLog, req.seq, req.currency),
+  'rate-card': ({ costs }, req) => costs.useCard(req.card),
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */

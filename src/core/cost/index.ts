@@ -49,7 +49,7 @@ export {
   type UnpricedCalls,
 } from './session-cost.ts'
 export { logCost } from './log-cost.ts'
-export { formatMoney, payBackSentence } from './money-text.ts'
+export { formatMoney, moneyText, payBackSentence, roundAmount } from './money-text.ts'
 export {
   sessionUsage,
   usageReport,

@@ -20,12 +20,23 @@ export function formatMoney(amount: number, currency: Currency, decimals = 2): s
 }
 
 /**
+ * An amount with the decimals it needs to be read: two from ¥0.10 up, four below (a step's ¥0.0063 is not `<¥0.01`,
+ * a cache break's ¥0.0056 is not ¥0.01).
+ */
+export function moneyText(amount: number, currency: Currency): string {
+  return formatMoney(amount, currency, amount !== 0 && Math.abs(amount) < 0.1 ? 4 : 2)
+}
+
+/** Amounts as the JSON contracts and the viewer's data attributes carry them: to 1e-10, far below a cent, far above float noise. */
+export const roundAmount = (value: number): number => Math.round(value * 1e10) / 1e10
+
+/**
  * `cost ¥a (summary ¥b + cache break ¥c); paid back at step N`, or `…; not paid back: -¥d at the end`, or why it
- * cannot be said.
+ * cannot be said. Each amount as `moneyText` says it.
  */
 export function payBackSentence(c: CompactionCost, currency: Currency): string {
   if (c.summaryCost === null || c.breakCost === null) return `cost unknown: ${c.note ?? 'no price for its calls'}`
-  const money = (n: number) => formatMoney(n, currency)
+  const money = (n: number) => moneyText(n, currency)
   const head = `cost ${money(c.summaryCost + c.breakCost)} (summary ${money(c.summaryCost)} + cache break ${money(c.breakCost)})`
   if (c.paidBackAtStep !== null) return `${head}; paid back at step ${c.paidBackAtStep}`
   if (c.balance === null) return `${head}; ${c.note ?? 'its savings are unknown'}`
