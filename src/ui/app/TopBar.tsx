@@ -1,5 +1,5 @@
 /**
- * Top bar: source and stats, the file picker (hidden input), load progress with cancel, theme toggle. On a served
+ * Top bar: source and stats, the file picker (hidden input), load progress with cancel, the currency, theme toggle. On a served
  * page, a "Sessions" control back to the sessions home and the session's title and project instead of its file name;
  * on the demo, one line on how to open your own sessions.
  */
@@ -14,6 +14,7 @@ import { SessionsControls } from '../sessions/SessionsControls.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { usePageSource } from './page-source-context.tsx'
 import { shortProject } from '../home/home-rows.ts'
+import { CurrencySwitch } from './CurrencySwitch.tsx'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -88,6 +89,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
       <div className="ml-auto flex items-center gap-2">
         {served && loadState === 'idle' ? null : <ExportButtons />}
         <SessionsControls />
+        <CurrencySwitch />
         <input
           ref={input}
           type="file"

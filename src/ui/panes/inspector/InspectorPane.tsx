@@ -9,6 +9,7 @@ import { VisibleText } from '../../shared/VisibleText.tsx'
 import { ExpandableText } from './ExpandableText.tsx'
 import { SeqLinks } from './SeqLinks.tsx'
 import { SummaryForgot } from './SummaryForgot.tsx'
+import { CompactionCost } from './CompactionCost.tsx'
 import { VisibilityWords } from '../../shared/VisibilityWords.tsx'
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
@@ -114,6 +115,7 @@ function DetailView({ detail }: { detail: EventDetail }) {
       {detail.lifespanSteps !== null ? (
         <VisibilityWords spans={[detail.lifespanSteps]} testId="lifespan-text" className="text-xs" />
       ) : null}
+      {(r?.kind === 'summary' || s.type === 'compaction/summary') && s.seq !== null ? <CompactionCost seq={s.seq} /> : null}
       {r !== null && r.kind === 'summary' && s.seq !== null ? <SummaryForgot seq={s.seq} /> : null}
       {detail.diagnostics.length > 0 ? (
         <ul className="rounded border border-danger bg-danger-soft p-1 text-xs" aria-label="Diagnostics for this event">
