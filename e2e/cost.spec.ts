@@ -126,7 +126,7 @@ test('the Cost mode: what was spent over the log, each compaction with its cost 
   if (box === null) throw new Error('no plot')
   await page.mouse.move(box.x + box.width * 0.4, box.y + box.height / 2)
   await expect(page.getByTestId('cost-hover')).toHaveText(/^step \d+\.\d+ · ¥0\.\d{4} · spent so far ¥0\.\d+/)
-  await readmeScreenshot(page, 'cost-mode')
+  await readmeScreenshot(page, 'cost-mode', undefined, 'docs/images')
 
   // A compaction's label selects it: the inspector says its pay-back in the CLI's words.
   const first = x.CNY.compactions[0] as CostJson['compactions'][number]
@@ -138,7 +138,7 @@ test('the Cost mode: what was spent over the log, each compaction with its cost 
   await expect(payBack).toHaveAttribute('data-seq', String(first.seq))
   await expect(payBack.getByTestId('payback-sentence')).toHaveText(said as string)
   await payBack.scrollIntoViewIfNeeded()
-  await readmeScreenshot(page, 'compaction-pay-back')
+  await readmeScreenshot(page, 'compaction-pay-back', undefined, 'docs/images')
 
   // In dollars, the strip and the inspector follow.
   await page.getByTestId('currency-USD').click()
