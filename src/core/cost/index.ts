@@ -53,6 +53,7 @@ export { formatMoney, moneyText, payBackSentence, roundAmount } from './money-te
 export {
   sessionUsage,
   usageReport,
+  sessionUsageTotals,
   type SessionUsage,
   type UsageCell,
   type UsageReport,

@@ -267,6 +267,13 @@ class Sum {
   }
 }
 
+/** One session's own calls summed, as `usageReport` adds them (the sessions home's cost column, per session). */
+export function sessionUsageTotals(usage: SessionUsage, currency: Currency, key = ''): UsageTotals {
+  const sum = new Sum(currency)
+  for (const cell of usage.cells) sum.add(cell, key, false)
+  return sum.totals()
+}
+
 /** The Monday of a `YYYY-MM-DD` date (calendar arithmetic: the day is already local). */
 function mondayOf(day: string): string {
   const d = new Date(`${day}T00:00:00Z`)

@@ -1,10 +1,12 @@
 /** One row of the sessions home: a session's title (or first prompt), badges, counts, size and times. */
 
 import { memo } from 'react'
+import { moneyText, roundAmount } from '../../core/cost/money-text.ts'
+import type { Currency } from '../../core/index.ts'
 import { formatBytes } from '../shared/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { hostBadge, relativeTime, rowSource, type HomeRow } from './home-rows.ts'
+import { hostBadge, relativeTime, rowSource, sessionCost, type HomeRow } from './home-rows.ts'
 
 function created(ms: number | undefined): string {
   if (ms === undefined) return ''
@@ -20,17 +22,29 @@ export interface RowProps {
   readonly childCount: number
   readonly now: number
   readonly active: boolean
+  /** The currency the cost column shows. */
+  readonly currency: Currency
   onOpen(id: string): void
   onFocusRow(path: string): void
 }
 
-export const SessionRow = memo(function SessionRow({ item, depth, childCount, now, active, onOpen, onFocusRow }: RowProps) {
+export const SessionRow = memo(function SessionRow({
+  item,
+  depth,
+  childCount,
+  now,
+  active,
+  currency,
+  onOpen,
+  onFocusRow,
+}: RowProps) {
   const title = item.title ?? null
   const fallback = item.prompt ?? (item.scanned === true ? 'no title' : '…')
   const source = rowSource(item)
   const badge = hostBadge(item)
   // A session only the host has holds no file here: no size to show.
   const onDisk = source === 'file' || item.diskPath !== undefined
+  const cost = sessionCost(item, currency)
   return (
     <li
       role="option"
@@ -48,7 +62,8 @@ export const SessionRow = memo(function SessionRow({ item, depth, childCount, no
       data-kind={item.kind ?? 'root'}
       data-parent-id={item.parentSession ?? ''}
       data-source={source}
-      className={`grid cursor-pointer grid-cols-[minmax(0,1fr)_auto_5rem_5rem_6rem_8rem] items-center gap-3 border-b border-line px-3 py-1.5 [contain-intrinsic-size:auto_2.25rem] [content-visibility:auto] hover:bg-accent-soft ${
+      data-cost={cost === undefined || cost === null ? '' : roundAmount(cost)}
+      className={`grid cursor-pointer grid-cols-[minmax(0,1fr)_auto_5rem_5rem_5rem_6rem_8rem] items-center gap-3 border-b border-line px-3 py-1.5 [contain-intrinsic-size:auto_2.25rem] [content-visibility:auto] hover:bg-accent-soft ${
         active ? 'bg-accent-soft' : ''
       }`}
       onClick={() => onOpen(item.sessionId)}
@@ -112,6 +127,16 @@ export const SessionRow = memo(function SessionRow({ item, depth, childCount, no
         {item.eventCount === undefined ? '' : `${formatCount(item.eventCount)} ev`}
       </span>
       <span className="text-right text-xs text-muted tabular-nums">{onDisk ? formatBytes(item.sizeBytes) : ''}</span>
+      <span
+        className="text-right text-xs tabular-nums"
+        title={
+          cost === null
+            ? 'no price: the rate card prices none of its calls in this currency'
+            : "what its own calls cost (an estimate from the logged usage and the rate card); subagents' on their rows"
+        }
+      >
+        {cost === undefined ? '' : cost === null ? 'no price' : moneyText(cost, currency)}
+      </span>
       <span className="text-right text-xs tabular-nums" title={new Date(item.mtimeMs).toISOString()}>
         {relativeTime(item.mtimeMs, now)}
       </span>
