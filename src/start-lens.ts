@@ -10,6 +10,7 @@ import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
 import { liveParamsOf, pageSource, servedMarker } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
+import { initialCurrency } from './ui/app/currency-preference.ts'
 import { themeChartColors } from './ui/shared/theme-colors.ts'
 import { createLineageClient } from './worker/lineage-client.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
@@ -51,6 +52,7 @@ if (source.kind === 'file-link') {
 const theme = initialTheme()
 document.documentElement.dataset['theme'] = theme
 store.getState().setTheme(theme)
+store.getState().setCurrency(initialCurrency(window.location.search))
 // The canvases' colours, read while the page is an empty shell: read at the first render instead, the style of the
 // whole new page was recalculated inside that task first.
 themeChartColors()

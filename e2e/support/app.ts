@@ -71,12 +71,17 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * A picture the README shows. Written to public/screenshots/ only with README_SCREENSHOTS=1 (refreshing the
- * committed pictures is a deliberate act); otherwise beside the other e2e screenshots, so a test run leaves the
- * checkout clean.
+ * A picture the README shows. Written to `dir` (public/screenshots/, or docs/images/ for the newer ones, which the
+ * built page need not ship) only with README_SCREENSHOTS=1 (refreshing the committed pictures is a deliberate act);
+ * otherwise beside the other e2e screenshots, so a test run leaves the checkout clean.
  */
-export async function readmeScreenshot(page: Page, name: string, clip?: ScreenshotClip): Promise<void> {
-  const path = process.env['README_SCREENSHOTS'] === '1' ? `public/screenshots/${name}.png` : `e2e/screenshots/readme-${name}.png`
+export async function readmeScreenshot(
+  page: Page,
+  name: string,
+  clip?: ScreenshotClip,
+  dir = 'public/screenshots',
+): Promise<void> {
+  const path = process.env['README_SCREENSHOTS'] === '1' ? `${dir}/${name}.png` : `e2e/screenshots/readme-${name}.png`
   await page.screenshot({ path, animations: 'disabled', ...(clip === undefined ? {} : { clip }) })
 }
 

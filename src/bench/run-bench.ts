@@ -422,3 +422,10 @@ if (process.argv.includes('--dsh-web')) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', lane], { stdio: 'inherit' })
   if (run.status !== 0) process.exitCode = run.status ?? 1
 }
+
+// What it cost (issue 37): cost --json against timing --json, usage --json warm and cold; opt in with --cost.
+if (process.argv.includes('--cost')) {
+  const lane = fileURLToPath(new URL('./cost-bench.ts', import.meta.url))
+  const run = spawnSync(process.execPath, ['--import', 'tsx', lane], { stdio: 'inherit' })
+  if (run.status !== 0) process.exitCode = run.status ?? 1
+}

@@ -1,14 +1,19 @@
 /** The human-readable `check` report: what is in the log, and every defect with its line and seq. */
 
 import {
+  builtInRateCard,
+  costFactsOfLog,
   INVARIANT_CODES,
   REJECTION_CODES,
   scanSecrets,
+  sessionCost,
   stepList,
   timingJson,
   type LensLog,
+  type RateCard,
   type StepListEntry,
 } from '../core/index.ts'
+import { checkCostLine } from './cost-report.ts'
 import { formatTotalsLine } from './timing-command.ts'
 import { secretsCheckLine } from './secrets-json.ts'
 
@@ -24,7 +29,7 @@ export function checkExitCode(log: LensLog): 0 | 1 {
   return log.diagnostics.some((d) => !PROVIDER_INVARIANTS.has(d.code)) ? 1 : 0
 }
 
-export function checkReport(path: string, log: LensLog): string {
+export function checkReport(path: string, log: LensLog, card: RateCard = builtInRateCard()): string {
   const out: string[] = []
   const p = log.progress
   const last = log.length - 1
@@ -52,6 +57,8 @@ export function checkReport(path: string, log: LensLog): string {
   const timing = timingJson(log)
   out.push(`  timing       ${formatTotalsLine(timing.totals, timing.warnings)}`)
   out.push(secretsCheckLine(scanSecrets(log)))
+  const facts = costFactsOfLog(log)
+  out.push(`  cost         ${checkCostLine(sessionCost(facts, card, 'CNY'), sessionCost(facts, card, 'USD'))}`)
   out.push(`  replacements ${log.fold.timeline.replacements.length}`)
   for (const [i, r] of log.fold.timeline.replacements.entries()) {
     const link = log.replacementLinks[i]

@@ -16,7 +16,7 @@ const USAGE = `usage:
   dsh-lens [open] [PATH | SESSION-ID] [--port N] [--no-open] [--dsh [URL]]
                                          serve your dsh sessions ($DSH_HOME/sessions or ~/.dsh/sessions), or the
                                          file, directory or session named, and open them in the browser
-  dsh-lens check FILE                    human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
+  dsh-lens check FILE [--rates FILE]     human-readable report; exit 0 accepted, 1 rejected/defects (provider-invariant warnings not counted), 2 unreadable or not a log
   dsh-lens fold FILE --json [--at SEQ]   the strict fold as one JSON object
   dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]]
                                          companion server for the Connect flow: the viewer plus live tailing over WebSocket
@@ -36,6 +36,10 @@ const USAGE = `usage:
                                          one HTML file, the viewer and the (redacted) log inline, that opens from file:// offline
   dsh-lens diff A B [--json]             two runs (files or session ids) compared at the surface: where they parted, each pair
                                          of steps, totals; exit 0 equal (ids and times aside), 1 they differ, 2 bad input
+  dsh-lens cost FILE [--json] [--currency CNY|USD] [--rates FILE]
+                                         what each step, compaction and cache break cost (an estimate from the logged usage)
+  dsh-lens usage [PATH] [--json] [--by day|week|month|project|model] [--since DATE] [--currency CNY|USD] [--rates FILE]
+                                         tokens and cost over a sessions root (default the dsh home), subagents under their session
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -44,10 +48,14 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   switch (command) {
     case 'check': {
-      const [file, ...extra] = rest
+      const { loadRateCard, takeRatesFlag } = await import('./rates-option.ts')
+      const rates = takeRatesFlag(rest)
+      if (typeof rates === 'string') throw new UsageError(rates)
+      const [file, ...extra] = rates.rest
       if (file === undefined || extra.length > 0) throw new UsageError('check takes exactly one FILE')
+      const card = loadRateCard(rates.rates)
       const log = await readLog(file, { keep: ['compactions'] })
-      process.stdout.write(checkReport(file, log))
+      process.stdout.write(checkReport(file, log, card))
       return checkExitCode(log)
     }
     case 'fold': {
@@ -102,6 +110,22 @@ async function main(argv: string[]): Promise<number> {
         return await runDiff(rest)
       } catch (error) {
         throw error instanceof DiffUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'cost': {
+      const { runCost, CostUsageError } = await import('./cost-command.ts')
+      try {
+        return await runCost(rest)
+      } catch (error) {
+        throw error instanceof CostUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'usage': {
+      const { runUsage, UsageCommandError } = await import('./usage/usage-command.ts')
+      try {
+        return await runUsage(rest)
+      } catch (error) {
+        throw error instanceof UsageCommandError ? new UsageError(error.message) : error
       }
     }
     case 'search': {

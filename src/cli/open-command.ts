@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { defaultDistDir, defaultSessionsRoot } from './serve-command.ts'
+import { loadRateCard } from './rates-option.ts'
 import { startLensServer, type LensServer } from '../server/lens-server.ts'
 import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-flag.ts'
 import { defaultServerFlags, readServerFlag } from './server-flags.ts'
@@ -21,7 +22,7 @@ export const DEFAULT_PORT = 4180
 /** Ports tried from the default when it is taken (by another dsh-lens, say). */
 export const PORT_ATTEMPTS = 20
 
-export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dsh [URL]] [--dist DIR]
+export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N] [--host ADDR] [--no-open] [--dsh [URL]] [--dist DIR] [--rates FILE]
   (nothing)       the sessions home: every session under $DSH_HOME/sessions (blank = unset) or ~/.dsh/sessions
   PATH            a session file (opened at once), a session directory, a project directory or a sessions root
   SESSION-ID      a session under the home (or, with --dsh, in the host), by id or by a unique prefix of 8+ characters
@@ -32,6 +33,7 @@ export const OPEN_USAGE = `usage: dsh-lens [open] [PATH | SESSION-ID] [--port N]
   --dsh [URL]     also list and follow the sessions of a running \`dsh web\` host (default ${DEFAULT_DSH_URL}); another
                   host than this machine only when named, with a warning
   --dist DIR      the built viewer (default: dist/ of this package)
+  --rates FILE    extend or replace the rate card the sessions' cost column is priced with (also DSH_LENS_RATES)
 env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so links keep working across restarts`
 
 export class OpenUsageError extends Error {}
@@ -45,6 +47,8 @@ export interface OpenArgs {
   readonly distDir: string | undefined
   /** `--dsh [URL]`: the dsh web host to attach to, as given (validated by parseUpstreamUrl). */
   readonly dsh: string | undefined
+  /** `--rates FILE`: a rates file for the sessions' cost column. */
+  readonly rates?: string
 }
 
 export function parseOpenArgs(argv: readonly string[]): OpenArgs {
@@ -64,7 +68,15 @@ export function parseOpenArgs(argv: readonly string[]): OpenArgs {
     else if (target !== undefined) throw new OpenUsageError('open takes one PATH or SESSION-ID')
     else target = arg
   }
-  return { target, port: flags.port, host: flags.host, open, distDir: flags.distDir, dsh: flags.dsh }
+  return {
+    target,
+    port: flags.port,
+    host: flags.host,
+    open,
+    distDir: flags.distDir,
+    dsh: flags.dsh,
+    ...(flags.rates === undefined ? {} : { rates: flags.rates }),
+  }
 }
 
 /** Whether to start a browser, and if not, why (printed so the user knows to open the URL). */
@@ -112,6 +124,8 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
     if (error instanceof OpenUsageError) return fail(`${error.message}\n${OPEN_USAGE}`)
     throw error
   }
+  // A malformed rates file stops the command before anything is served (one sentence naming the line and field).
+  const rateCard = loadRateCard(args.rates)
   const distDir = args.distDir ?? defaultDistDir()
   if (!existsSync(join(distDir, 'index.html'))) {
     return fail(`the viewer is not built (no ${join(distDir, 'index.html')}): run \`npm run build\` first`)
@@ -146,6 +160,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
       roots: target.roots,
       allowMissingRoots: target.allowMissing,
       sessionsHome: true,
+      rateCard,
       host: args.host,
       port,
       portAttempts: args.port === null ? PORT_ATTEMPTS : 1,

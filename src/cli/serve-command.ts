@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { startDemoWriter, type DemoWriter } from './demo-writer.ts'
 import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-flag.ts'
 import { defaultServerFlags, flagValue, readServerFlag } from './server-flags.ts'
+import { loadRateCard } from './rates-option.ts'
 import { startLensServer } from '../server/lens-server.ts'
 import { isLoopbackHost } from '../server/http/request-trust.ts'
 import { untilStopped } from './until-stopped.ts'
@@ -20,7 +21,7 @@ export function defaultDistDir(): string {
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string)
 }
 
-export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]] [--allow-origin ORIGIN] [--dist DIR]
+export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host ADDR] [--demo] [--dsh [URL]] [--allow-origin ORIGIN] [--dist DIR] [--rates FILE]
   PATH            a session file, a session, project or sessions directory (default: $DSH_HOME/sessions or ~/.dsh/sessions)
   --dsh [URL]     also follow the sessions of a running \`dsh web\` host (default ${DEFAULT_DSH_URL}); another host than
                   this machine only when named, with a warning
@@ -29,6 +30,7 @@ export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host 
   --demo          also serve a generated session that grows live (written to a private temp directory)
   --allow-origin  an extra exact Origin allowed to connect (e.g. http://localhost:5173 for the Vite dev server)
   --dist DIR      the built viewer (default: dist/ of this checkout)
+  --rates FILE    extend or replace the rate card the sessions' cost column is priced with (also DSH_LENS_RATES)
 env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so open pages survive a server restart; default: a fresh random one`
 
 export class ServeUsageError extends Error {}
@@ -42,6 +44,8 @@ export interface ServeArgs {
   readonly distDir: string | undefined
   /** `--dsh [URL]`: the dsh web host to attach to, as given (validated by parseUpstreamUrl). */
   readonly dsh: string | undefined
+  /** `--rates FILE`: a rates file for the sessions' cost column. */
+  readonly rates?: string
 }
 
 export function defaultSessionsRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -72,7 +76,16 @@ export function parseServeArgs(argv: readonly string[]): ServeArgs {
     } else if (arg.startsWith('-')) throw new ServeUsageError(`unknown flag "${arg}"`)
     else paths.push(arg)
   }
-  return { paths, port: flags.port ?? 0, host: flags.host, demo, allowOrigins, distDir: flags.distDir, dsh: flags.dsh }
+  return {
+    paths,
+    port: flags.port ?? 0,
+    host: flags.host,
+    demo,
+    allowOrigins,
+    distDir: flags.distDir,
+    dsh: flags.dsh,
+    ...(flags.rates === undefined ? {} : { rates: flags.rates }),
+  }
 }
 
 export async function runServe(argv: string[]): Promise<void> {
@@ -88,6 +101,8 @@ export async function runServe(argv: string[]): Promise<void> {
     process.stderr.write(`dsh-lens serve: ${error.message}\n${SERVE_USAGE}\n`)
     process.exit(2)
   }
+  // A malformed rates file stops the command before anything is served (one sentence naming the line and field).
+  const rateCard = loadRateCard(args.rates)
   let demo: DemoWriter | undefined
   const roots = [...args.paths]
   if (args.demo) {
@@ -121,6 +136,7 @@ export async function runServe(argv: string[]): Promise<void> {
     server = await startLensServer({
       roots,
       allowMissingRoots: args.paths.length === 0,
+      rateCard,
       host: args.host,
       port: args.port,
       distDir,

@@ -21,6 +21,12 @@ describe.each(commands)('%s', (_name, parse) => {
     expect(parse(['--dsh', 'x'])).toMatchObject({ dsh: 'http://127.0.0.1:3080', host: '127.0.0.1', distDir: undefined })
   })
 
+  it('reads --rates FILE (the card of the cost column); without it, says nothing of one', () => {
+    expect(parse(['x', '--rates', 'my-rates.json'])).toMatchObject({ rates: 'my-rates.json' })
+    expect(parse(['x'])).not.toHaveProperty('rates')
+    expect(() => parse(['--rates'])).toThrow('--rates needs a value')
+  })
+
   it('refuses a bad shared flag with the same sentence', () => {
     expect(() => parse(['--port'])).toThrow('--port needs a value')
     expect(() => parse(['--host', '--port', '1'])).toThrow('--host needs a value')

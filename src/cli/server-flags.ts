@@ -1,5 +1,6 @@
 /**
- * The command-line flags `dsh-lens serve` and `dsh-lens [open]` share (`--port`, `--host`, `--dist`, `--dsh [URL]`),
+ * The command-line flags `dsh-lens serve` and `dsh-lens [open]` share (`--port`, `--host`, `--dist`, `--dsh [URL]`,
+ * `--rates FILE`),
  * read one way for both: the same checks, the same error texts. Each command reads its own flags and words around
  * them and throws its own usage error (`fail`).
  */
@@ -13,6 +14,8 @@ export interface ServerFlags {
   distDir: string | undefined
   /** `--dsh [URL]`: the dsh web host to attach to, as given (checked by parseUpstreamUrl). */
   dsh: string | undefined
+  /** `--rates FILE`: the rates file the sessions list's cost column is priced with (read by rates-option.ts). */
+  rates?: string
 }
 
 export function defaultServerFlags(): ServerFlags {
@@ -46,6 +49,9 @@ export function readServerFlag(argv: readonly string[], at: number, flags: Serve
       return at + 1
     case '--dist':
       flags.distDir = flagValue(argv, at, fail)
+      return at + 1
+    case '--rates':
+      flags.rates = flagValue(argv, at, fail)
       return at + 1
     case '--dsh': {
       const flag = readDshFlag(argv, at)

@@ -84,6 +84,11 @@ export interface SessionListItem {
   readonly prompt?: string
   /** Events in the log, once scanned. */
   readonly eventCount?: number
+  /**
+   * What the session's own calls cost (its subagents are rows of their own), once scanned: in each currency, priced
+   * with the server's card as `dsh-lens usage` prices them; null where the card prices none of its calls.
+   */
+  readonly cost?: { readonly CNY: number | null; readonly USD: number | null }
   /** The last turn is open and the log changed in the last minute; for a `dsh-web` session, the host's running flag. */
   readonly running?: boolean
   /** dsh-web: no turn has run yet. */

@@ -9,6 +9,7 @@
  */
 
 import type { ContextSeriesAnswer, ContextSeriesArgs } from './context-series.ts'
+import type { CompactionCostAnswer, CostAnswer, RateCardInfo, StepCostAnswer } from './cost.ts'
 import type { EventTimesAnswer, StreamPreview, TimeLanesAnswer, TimeStepInfo } from './time-lanes.ts'
 import type {
   DetailTextChunk,
@@ -24,7 +25,7 @@ import type { SearchBatch, SearchSpec } from './search.ts'
 import type { SecretsAnswer, SecretsAtAnswer } from './secrets.ts'
 import type { ShareBuildArgs, ShareBundleFile, ShareReview, ShareReviewArgs } from './share.ts'
 import type { CompareOverview, ComparePair, ComparePairRows, CompareTotals } from './compare.ts'
-import type { CompactionForgot, RejectionCode } from '../core/index.ts'
+import type { CompactionForgot, Currency, RejectionCode } from '../core/index.ts'
 import type {
   MessageDiffAnswer,
   StepListAnswer,
@@ -106,6 +107,14 @@ export type LensRequest =
   | (Query & { readonly type: 'compare-pair'; readonly index: number })
   | (Query & { readonly type: 'compare-totals' })
   | (Query & { readonly type: 'compare-close' })
+  | (Query & { readonly type: 'cost'; readonly currency: Currency })
+  | (Query & { readonly type: 'step-cost'; readonly turn: number; readonly step: number; readonly currency: Currency })
+  | (Query & { readonly type: 'compaction-cost'; readonly seq: number; readonly currency: Currency })
+  /**
+   * Price with this card from now on: a rates card's JSON (checked in the worker, refused with the reason), or null for
+   * the card built into the page. For the companion server's `--rates` card; the page does not send one yet.
+   */
+  | (Query & { readonly type: 'rate-card'; readonly card: string | null })
 
 export type QueryRequest = Extract<LensRequest, { id: number }>
 
@@ -151,6 +160,11 @@ export interface QueryResults {
   'compare-totals': CompareTotals
   /** The view closed: the comparison and the other log are let go. */
   'compare-close': null
+  /** The session's cost over the log, in one currency (computed when asked, kept until the log grows). */
+  cost: CostAnswer
+  'step-cost': StepCostAnswer
+  'compaction-cost': CompactionCostAnswer
+  'rate-card': RateCardInfo
 }
 
 /** Worker -> main thread. */
@@ -211,6 +225,10 @@ const REQUEST_TYPES = {
   'share-review': true,
   'share-build': true,
   'share-cancel': true,
+  cost: true,
+  'step-cost': true,
+  'compaction-cost': true,
+  'rate-card': true,
   search: true,
   'search-more': true,
   'compare-overview': true,

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { WebSocketServer } from 'ws'
-import { BUNDLE_TEMPLATE_FILE, loadContentChecksum } from '../core/index.ts'
+import { BUNDLE_TEMPLATE_FILE, loadContentChecksum, type RateCard } from '../core/index.ts'
 import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
 import type { BackoffOptions } from '../live/backoff.ts'
@@ -34,6 +34,8 @@ export interface LensServerOptions {
   readonly allowMissingRoots?: boolean
   /** The sessions list's stat poll while a page watches it (default 1000 ms). */
   readonly catalogPollMs?: number
+  /** The card the sessions list's cost column is priced with (`--rates`, `DSH_LENS_RATES`); default the built-in one. */
+  readonly rateCard?: RateCard
   /**
    * Mark the served index.html (`dsh-lens-served`) so the page opens the sessions home instead of the demo: what
    * `dsh-lens [open]` serves. Off for `serve`, whose page stays as it was (the Connect flow by `?ws=`).
@@ -128,6 +130,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   })
   const catalog = new SessionCatalog(guard, checksum, {
     ...(options.catalogPollMs === undefined ? {} : { pollMs: options.catalogPollMs }),
+    ...(options.rateCard === undefined ? {} : { card: options.rateCard }),
   })
   // Read the headers and start the scan now, while the browser starts: the page's first list is then answered at once.
   const listed = catalog.refresh().then(

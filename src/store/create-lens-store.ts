@@ -19,6 +19,7 @@ import { createLiveSlice } from './slices/live-slice.ts'
 import { createSecretsSlice } from './slices/secrets-slice.ts'
 import { createShareSlice } from './slices/share-slice.ts'
 import { createCompareSlice } from './slices/compare-slice.ts'
+import { createCostSlice } from './slices/cost-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import type { LineageClient } from '../protocol/lineage.ts'
@@ -53,6 +54,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createSecretsSlice(all)(...a),
     ...createShareSlice(all)(...a),
     ...createCompareSlice(all)(...a),
+    ...createCostSlice(all)(...a),
   }))
   return Object.assign(store, { client: all.lens })
 }

@@ -18,6 +18,7 @@ import type { PostResponse } from './load-reports.ts'
 import { LogSlot, type EarlyFetch } from './log-slot.ts'
 import { answerQuery, type QueryContext } from './queries.ts'
 import { workerShareFetch } from './share-fetch.ts'
+import { CostQueries } from '../view/cost-query.ts'
 
 /** How far a `?log=` download is read ahead of the fold (the read loop waits beyond it). */
 export const READ_AHEAD_BYTES = 2 * 1024 * 1024
@@ -81,6 +82,7 @@ class LensHost {
       series: new ContextSeriesQueries(),
       share: new ShareQueries(workerShareFetch),
       compare: new CompareQueries(),
+      costs: new CostQueries(),
     }
   }
 

@@ -6,6 +6,7 @@
 
 import { PROTOCOL_VERSION, type QueryRequest, type QueryResults } from '../protocol/messages.ts'
 import { contextSeriesAnswer, SERIES_SLICE_MS, type ContextSeriesQueries } from '../view/context-series-query.ts'
+import type { CostQueries } from '../view/cost-query.ts'
 import { indexOfSeq, stateAt } from '../view/cursor-query.ts'
 import type { DetailQueries } from '../view/detail-query.ts'
 import { logPrefixFile } from '../view/log-prefix-file.ts'
@@ -40,6 +41,8 @@ export interface QueryContext {
   readonly other: OpenLog
   /** The Compare view's comparison, kept while both logs stay as they are. */
   readonly compare: CompareQueries
+  /** What the log cost: the card priced with, the facts and prices of the log's last state asked about. */
+  readonly costs: CostQueries
 }
 
 /**
@@ -97,6 +100,10 @@ const QUERY_HANDLERS: { readonly [T in QueryType]: QueryHandler<T> } = {
   'compare-totals': ({ log, other, compare }) => compare.totals(log.lensLog, other.lensLog),
   // The host has let the comparison and the other log go before this answer.
   'compare-close': () => null,
+  cost: ({ log, costs }, req, transfer) => costs.cost(log.lensLog, req.currency, transfer),
+  'step-cost': ({ log, costs }, req) => costs.stepCost(log.lensLog, req.turn, req.step, req.currency),
+  'compaction-cost': ({ log, costs }, req) => costs.compactionCost(log.lensLog, req.seq, req.currency),
+  'rate-card': ({ costs }, req) => costs.useCard(req.card),
 }
 
 /** Answer one query with a `reply` (the result, or the error's message). */

@@ -11,8 +11,11 @@ import { WORKSPACE } from './project-files.ts'
 import { SYSTEM_PROMPT, TOOLS } from './request-header.ts'
 import { DemoSessionWriter } from './session-writer.ts'
 
-/** 2026-08-07 10:12 UTC: the session's date matches the dates its tools print. */
-const DEMO_CREATED_AT = 1_786_097_520_000
+/**
+ * 2026-09-15 10:12 UTC (a Tuesday, 18:12 in Beijing): the session's date matches the dates its tools print, and falls
+ * after 2026-09-09 16:00 UTC, from when DeepSeek publishes CNY prices, so the demo's costs read in ¥ as well as $.
+ */
+const DEMO_CREATED_AT = 1_789_467_120_000
 const DEMO_SEED = 7
 
 export interface DemoSessions {

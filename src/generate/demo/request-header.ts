@@ -18,7 +18,7 @@ export const SYSTEM_PROMPT = `You are DeepSeek Harness (dsh), a coding agent wor
 # Environment
 - OS: Linux (Debian 13), shell: bash, Node 20.19, npm 10.
 - Sandbox: workspace-write. Network access: off.
-- Today's date: 2026-08-07.`
+- Today's date: 2026-09-15.`
 
 const obj = (properties: Record<string, unknown>, required: string[]): unknown => ({
   type: 'object',

@@ -76,5 +76,6 @@ export function rowOf(entry: CatalogEntry, children: ReadonlyMap<string, readonl
     ...(digest?.prompt == null ? {} : { prompt: digest.prompt }),
     ...(digest === undefined ? {} : { eventCount: digest.eventCount }),
     running: turnOpen === true && now - entry.identity.mtimeMs < RUNNING_WINDOW_MS,
+    ...(entry.digest === undefined ? {} : { cost: entry.digest.cost }),
   }
 }

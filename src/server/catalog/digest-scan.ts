@@ -9,8 +9,17 @@
 import { createHash } from 'node:crypto'
 import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
-import { SessionDigestCollector, hasZstdMagic, type ContentChecksum, type SessionDigest } from '../../core/index.ts'
+import {
+  CostDigestCollector,
+  SessionDigestCollector,
+  builtInRateCard,
+  hasZstdMagic,
+  type ContentChecksum,
+  type RateCard,
+  type SessionDigest,
+} from '../../core/index.ts'
 import { PlainLineReader } from '../tail/plain-lines.ts'
+import { sessionCostTotals, type SessionCostTotals } from './session-cost.ts'
 
 export interface FileIdentity {
   readonly dev: number
@@ -36,6 +45,9 @@ export interface DigestState {
   readonly bytesRead: number
   /** The collector to read on with (private to the scanner: reading on mutates it). */
   readonly collector: SessionDigestCollector
+  /** What the session's own calls cost (the home's cost column), and the collector of its facts to read on with. */
+  readonly cost: SessionCostTotals
+  readonly costCollector: CostDigestCollector
 }
 
 /**
@@ -52,6 +64,8 @@ export interface ScanOptions {
   readonly checksum: ContentChecksum | undefined
   /** Bytes per read; between reads the event loop serves other work. */
   readonly chunkBytes?: number
+  /** The card the cost column is priced with (`--rates`); the built-in one when absent. */
+  readonly card?: RateCard
 }
 
 /**
@@ -107,6 +121,7 @@ async function read(
 ): Promise<DigestState> {
   const chunkBytes = options.chunkBytes ?? 1024 * 1024
   const collector = previous?.collector ?? new SessionDigestCollector()
+  const costCollector = previous?.costCollector ?? new CostDigestCollector()
   let encoding = previous?.encoding
   let reader: PlainLineReader | undefined
   let stopped = false
@@ -125,7 +140,9 @@ async function read(
       {
         // Line 1 is the header, not a record.
         line: (line) => {
-          if (line.line > 1) collector.observeLine(line.text)
+          if (line.line === 1) return costCollector.observeHeader(line.text)
+          collector.observeLine(line.text)
+          costCollector.observeLine(line.text)
         },
         // A damaged frame's lines are lost to a list as they are to the tail; reading goes on after it.
         defect: () => undefined,
@@ -151,5 +168,7 @@ async function read(
     how: previous === undefined ? 'full' : 'resumed',
     bytesRead: position - from,
     collector,
+    cost: sessionCostTotals(costCollector.facts(), options.card ?? builtInRateCard()),
+    costCollector,
   }
 }

@@ -4,12 +4,14 @@
  * small logs are read ahead (the server's prescan at start-up); a watcher has everything read.
  */
 
-import type { ContentChecksum } from '../../core/index.ts'
+import type { ContentChecksum, RateCard } from '../../core/index.ts'
 import type { CatalogEntry } from './catalog-rows.ts'
 import { scanDigest } from './digest-scan.ts'
 
 export interface ScanQueueOptions {
   readonly checksum: ContentChecksum | undefined
+  /** The card the cost column is priced with; the built-in one when absent. */
+  readonly card?: RateCard | undefined
   /** Logs up to this size are scanned first, newest first; bigger ones after, smallest first. */
   readonly smallBytes: number
   /** Whether someone watches the list (then every queued log is scanned). */
@@ -110,7 +112,10 @@ export class ScanQueue {
     this.pending.delete(entry.path)
     entry.scan = (async () => {
       try {
-        const digest = await scanDigest(entry.path, entry.identity, entry.digest, { checksum: this.options.checksum })
+        const digest = await scanDigest(entry.path, entry.identity, entry.digest, {
+          checksum: this.options.checksum,
+          ...(this.options.card === undefined ? {} : { card: this.options.card }),
+        })
         entry.digest = digest
         if (digest.how !== 'cached') this.counters[digest.how]++
         this.counters.bytesRead += digest.bytesRead

@@ -9,7 +9,7 @@
  */
 
 import type { Stats } from 'node:fs'
-import type { ContentChecksum } from '../../core/index.ts'
+import type { ContentChecksum, RateCard } from '../../core/index.ts'
 import type { CatalogRoot, ScanProgress, SessionListItem } from '../../live/protocol.ts'
 import type { PathGuard } from '../path-guard.ts'
 import { childrenById, idOf, isScanned, rowOf, type CatalogEntry } from './catalog-rows.ts'
@@ -27,6 +27,8 @@ export interface CatalogOptions {
   /** Logs up to this size are scanned first, newest first; bigger ones after, smallest first (default 8 MiB). */
   readonly smallBytes?: number
   readonly now?: () => number
+  /** The card the sessions' cost column is priced with (`--rates`); the built-in one when absent. */
+  readonly card?: RateCard
 }
 
 function identityOf(st: Stats): FileIdentity {
@@ -68,6 +70,7 @@ export class SessionCatalog {
     )
     this.queue = new ScanQueue(this.entries, {
       checksum,
+      card: options.card,
       smallBytes: options.smallBytes ?? 8 * 1024 * 1024,
       watched: () => this.watchers.active,
       scanned: () => this.watchers.scheduleFlush(),

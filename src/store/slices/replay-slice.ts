@@ -9,8 +9,8 @@ import type { LensSliceCreator } from './types.ts'
 export const REPLAY_SPEEDS = [1, 4, 16, 64] as const
 export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number]
 
-/** What the strip above the timeline draws: the context chart (tokens over events) or the time lanes. */
-export type ChartMode = 'tokens' | 'time'
+/** What the strip above the timeline draws: the context chart (tokens over events), the time lanes, or the cost. */
+export type ChartMode = 'tokens' | 'time' | 'cost'
 
 export interface ReplaySlice {
   replayPlaying: boolean

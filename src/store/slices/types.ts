@@ -17,6 +17,7 @@ import type { LiveSlice } from './live-slice.ts'
 import type { SecretsSlice } from './secrets-slice.ts'
 import type { ShareSlice } from './share-slice.ts'
 import type { CompareSlice } from './compare-slice.ts'
+import type { CostSlice } from './cost-slice.ts'
 import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
@@ -32,7 +33,8 @@ export type LensState = SourceSlice &
   ExportSlice &
   SecretsSlice &
   ShareSlice &
-  CompareSlice
+  CompareSlice &
+  CostSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */
 export interface LensClients {

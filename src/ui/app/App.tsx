@@ -34,6 +34,7 @@ import { ShortcutsHelp } from './ShortcutsHelp.tsx'
 import { useGlobalKeys } from './use-global-keys.ts'
 import { useHashSync } from './use-hash-sync.ts'
 import { useTheme } from './use-theme.ts'
+import { useRememberedCurrency } from './use-remembered-currency.ts'
 
 /** The browser tab: `<title> — dsh-lens` for a titled session, `<file> — dsh-lens` for a log, else `dsh-lens`. */
 function useDocumentTitle(): void {
@@ -54,6 +55,7 @@ export function App() {
   const [helpOpen, setHelpOpen] = useState(false)
   const openHelp = useCallback(() => setHelpOpen(true), [])
   useTheme()
+  useRememberedCurrency()
   useHashSync()
   useGlobalKeys(openHelp)
   useDocumentTitle()

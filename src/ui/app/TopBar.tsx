@@ -1,8 +1,8 @@
 /**
  * Top bar: source and stats, the file picker (hidden input), "Compare with…" (a second file against the log open),
- * load progress with cancel, theme toggle. On a served page, a "Sessions" control back to the sessions home and the
- * session's title and project instead of its file name; on the demo, one line on how to open your own sessions. While
- * two runs are compared the Compare view names them: the bar keeps its page-wide controls only.
+ * load progress with cancel, the currency, theme toggle. On a served page, a "Sessions" control back to the sessions
+ * home and the session's title and project instead of its file name; on the demo, one line on how to open your own
+ * sessions. While two runs are compared the Compare view names them: the bar keeps its page-wide controls only.
  */
 
 import { VisibleText } from '../shared/VisibleText.tsx'
@@ -16,6 +16,7 @@ import { SessionsControls } from '../sessions/SessionsControls.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { usePageSource } from './page-source-context.tsx'
 import { shortProject } from '../home/home-rows.ts'
+import { CurrencySwitch } from './CurrencySwitch.tsx'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -99,6 +100,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
           </>
         )}
         <SessionsControls />
+        <CurrencySwitch />
         <input
           ref={input}
           type="file"

@@ -6,11 +6,13 @@
  */
 
 import { memo } from 'react'
+import { moneyText, roundAmount } from '../../core/cost/money-text.ts'
+import type { Currency } from '../../core/index.ts'
 import { formatBytes } from '../shared/format-bytes.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { relativeTime } from '../shared/relative-time.ts'
-import { hostBadge, rowSource, type HomeRow } from './home-rows.ts'
+import { hostBadge, rowSource, sessionCost, type HomeRow } from './home-rows.ts'
 
 function created(ms: number | undefined): string {
   if (ms === undefined) return ''
@@ -26,6 +28,8 @@ export interface RowProps {
   readonly childCount: number
   readonly now: number
   readonly active: boolean
+  /** The currency the cost column shows. */
+  readonly currency: Currency
   /** Picked as the first of two runs to compare. */
   readonly picked: boolean
   /** Its parent is listed: one click compares them. */
@@ -44,6 +48,7 @@ export const SessionRow = memo(function SessionRow({
   active,
   picked,
   parentListed,
+  currency,
   onOpen,
   onFocusRow,
   onPick,
@@ -55,6 +60,7 @@ export const SessionRow = memo(function SessionRow({
   const badge = hostBadge(item)
   // A session only the host has holds no file here: no size to show.
   const onDisk = source === 'file' || item.diskPath !== undefined
+  const cost = sessionCost(item, currency)
   return (
     <li
       data-testid="session-row"
@@ -69,6 +75,7 @@ export const SessionRow = memo(function SessionRow({
       data-kind={item.kind ?? 'root'}
       data-parent-id={item.parentSession ?? ''}
       data-source={source}
+      data-cost={cost === undefined || cost === null ? '' : roundAmount(cost)}
       className={`flex cursor-pointer items-center gap-3 border-b border-line pr-3 [contain-intrinsic-size:auto_2.25rem] [content-visibility:auto] hover:bg-accent-soft ${
         active || picked ? 'bg-accent-soft' : ''
       }`}
@@ -80,7 +87,7 @@ export const SessionRow = memo(function SessionRow({
         type="button"
         data-row-open
         tabIndex={active ? 0 : -1}
-        className="grid min-w-0 flex-1 grid-cols-[minmax(0,1fr)_auto_5rem_5rem_6rem_8rem] items-center gap-3 py-1.5 pl-3 text-left"
+        className="grid min-w-0 flex-1 grid-cols-[minmax(0,1fr)_auto_5rem_5rem_5rem_6rem_8rem] items-center gap-3 py-1.5 pl-3 text-left"
       >
         <span className="flex min-w-0 items-baseline gap-2" style={{ paddingLeft: `${depth * 1.5}rem` }}>
           {depth > 0 ? (
@@ -140,6 +147,16 @@ export const SessionRow = memo(function SessionRow({
           {item.eventCount === undefined ? '' : `${formatCount(item.eventCount)} ev`}
         </span>
         <span className="text-right text-xs text-muted tabular-nums">{onDisk ? formatBytes(item.sizeBytes) : ''}</span>
+        <span
+          className="text-right text-xs tabular-nums"
+          title={
+            cost === null
+              ? 'no price: the rate card prices none of its calls in this currency'
+              : "what its own calls cost (an estimate from the logged usage and the rate card); subagents' on their rows"
+          }
+        >
+          {cost === undefined ? '' : cost === null ? 'no price' : moneyText(cost, currency)}
+        </span>
         <span className="text-right text-xs tabular-nums" title={new Date(item.mtimeMs).toISOString()}>
           {relativeTime(item.mtimeMs, now)}
         </span>

@@ -7,7 +7,9 @@
  *
  * Contract: `[data-testid=sessions-home]` (`data-state` scanning|ready, `data-count`), one `[data-testid=session-row]`
  * per session shown (`data-session-id`, `data-title`, `data-project`, `data-updated`, `data-created`, `data-events`,
- * `data-running`, `data-kind`, `data-parent-id`, `data-source` file|dsh-web), `[data-testid=sessions-filter]`. With
+ * `data-running`, `data-kind`, `data-parent-id`, `data-source` file|dsh-web, `data-cost`: its own calls' cost in the
+ * page's currency, empty until scanned or without a price), each project's `[data-testid=sessions-project]` with
+ * `data-cost` (its sessions' total, subagents included), `[data-testid=sessions-filter]`. With
  * `--dsh`, the rows of the host's sessions (a session both on disk and in the host is one row, from the host) carry a
  * badge `[data-testid=session-source]` (`data-source`, `data-upstream`): "live via dsh web", or the host's trouble.
  * Compare: each row's `[data-testid=session-compare-pick]` (two picked open the Compare view, the first as run A) and,
@@ -15,11 +17,12 @@
  */
 
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { moneyText, roundAmount } from '../../core/cost/money-text.ts'
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { useNow } from '../shared/use-now.ts'
-import { homeGroups, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
+import { homeGroups, projectCosts, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
 import { SessionRow } from './SessionRow.tsx'
 import { SessionsNotice } from './SessionsNotice.tsx'
 
@@ -52,6 +55,11 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
   const listRef = useRef<HTMLDivElement>(null)
   const [activePath, setActivePath] = useState<string | null>(null)
   const items = catalog.items
+  const currency = useLensStore((s) => s.currency)
+  const costs = useMemo(
+    () => (items === null ? new Map<string, number>() : projectCosts(items.values(), currency)),
+    [items, currency],
+  )
   const allGroups = useMemo(() => (items === null ? [] : homeGroups(items.values(), deferredFilter)), [items, deferredFilter])
   // A first screen of rows at once, then the rest a batch per task: a thousand rows take a while to draw, the top of
   // the list should not wait for the bottom, and the scan's updates (every 200 ms) must not restart the drawing (a
@@ -160,11 +168,18 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
               className="mt-4 overflow-hidden rounded border border-line bg-panel"
             >
               <h3
-                className="border-b border-line bg-raised px-3 py-1 text-xs font-semibold"
                 title={group.project === '' ? 'sessions whose header has no cwd' : group.project}
                 data-testid="sessions-project"
+                data-cost={roundAmount(costs.get(group.project) ?? 0)}
+                className="flex border-b border-line bg-raised px-3 py-1 text-xs font-semibold"
               >
                 <VisibleText text={shortProject(group.project)} />
+                <span
+                  className="ml-auto font-normal text-muted tabular-nums"
+                  title="what its sessions cost, subagents included (estimates)"
+                >
+                  {moneyText(costs.get(group.project) ?? 0, currency)}
+                </span>
               </h3>
               <ul role="presentation">
                 {group.rows.map((row) => (
@@ -177,6 +192,7 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
                     active={row === active || (active === null && row === rows[0])}
                     picked={row.item.sessionId === picked}
                     parentListed={row.item.parentSession !== undefined && listedIds.has(row.item.parentSession)}
+                    currency={currency}
                     onOpen={open}
                     onFocusRow={setActivePath}
                     onPick={onPick}

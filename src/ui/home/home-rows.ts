@@ -5,6 +5,7 @@
  * whose title, first prompt, project or id contains it (any case), with the parents that lead to them.
  */
 
+import type { Currency } from '../../core/index.ts'
 import type { SessionListItem } from '../../live/protocol.ts'
 
 /** Where a row's session is read from: its log file, or the dsh web host the server is attached to. */
@@ -96,6 +97,25 @@ export function homeGroups(items: Iterable<SessionListItem>, filter = ''): HomeG
         .flatMap((item) => rowsUnder(item, 0, seen)),
     }))
     .filter((group) => group.rows.length > 0)
+}
+
+/** A session's own cost in `currency`: undefined until it is scanned, null when the card prices none of its calls. */
+export function sessionCost(item: SessionListItem, currency: Currency): number | null | undefined {
+  return item.cost === undefined ? undefined : item.cost[currency]
+}
+
+/**
+ * Each project's total in `currency` over every session grouped under it, subagents with their parent (as `dsh-lens
+ * usage --by project` counts them), whatever the filter shows; a session the card cannot price adds nothing.
+ */
+export function projectCosts(items: Iterable<SessionListItem>, currency: Currency): Map<string, number> {
+  const totals = new Map<string, number>()
+  for (const group of homeGroups(items)) {
+    let sum = 0
+    for (const row of group.rows) sum += sessionCost(row.item, currency) ?? 0
+    totals.set(group.project, sum)
+  }
+  return totals
 }
 
 /** A cwd as a list shows it: the last two folders, the whole path in a tooltip. */

@@ -15,11 +15,12 @@ const PANES = import.meta.glob<string>(['../panes/*/*.tsx', '!../panes/*/*.test.
   import: 'default',
   eager: true,
 })
-/** The strip above the timeline (the context chart and its Time mode) has a values line, not a pane header. */
+/** The strip above the timeline (the context chart, its Time and Cost modes) has a values line, not a pane header. */
 const NOT_PANES = new Set([
   '../panes/context-chart/ContextChart.tsx',
   '../panes/context-chart/ChartValues.tsx',
   '../panes/time-lanes/TimeLanesChart.tsx',
+  '../panes/cost-chart/CostChart.tsx',
 ])
 
 describe('PaneFrame', () => {

@@ -1,7 +1,7 @@
 /**
  * The strip above the timeline: a toggle that is always there (open or collapsed, remembered in localStorage), a
- * switch between its two modes (Tokens: the context chart, the default; Time: where each step's time went, issue
- * 30), and the chart itself loaded after first paint (uPlot and the lanes are chunks of their own, so the initial JS
+ * switch between its modes (Tokens: the context chart, the default; Time: where each step's time went, issue 30;
+ * Cost: the money spent over the log, issue 37), and the chart itself loaded after first paint (uPlot and the lanes are chunks of their own, so the initial JS
  * stays small). Collapsed, nothing is loaded or asked of the worker.
  */
 
@@ -13,6 +13,7 @@ import { selectSummary } from '../../../store/selectors.ts'
 
 const ContextChart = lazy(async () => ({ default: (await import('./ContextChart.tsx')).ContextChart }))
 const TimeLanesChart = lazy(async () => ({ default: (await import('../time-lanes/TimeLanesChart.tsx')).TimeLanesChart }))
+const CostChart = lazy(async () => ({ default: (await import('../cost-chart/CostChart.tsx')).CostChart }))
 
 const OPEN_KEY = 'dsh-lens.context-chart'
 
@@ -33,7 +34,10 @@ function useRememberedOpen(): boolean {
 const MODES: readonly { mode: ChartMode; label: string; title: string }[] = [
   { mode: 'tokens', label: 'Tokens', title: 'Context size and logged usage over the events' },
   { mode: 'time', label: 'Time', title: 'Model, tool and waiting time per step on a wall-clock axis' },
+  { mode: 'cost', label: 'Cost', title: 'Money spent over the events: each step, compaction and cache break (estimates)' },
 ]
+
+const TITLES: Record<ChartMode, string> = { tokens: 'Context over time', time: 'Time per step', cost: 'Cost over the log' }
 
 function ModeSwitch({ mode }: { mode: ChartMode }) {
   const store = useLensStoreApi()
@@ -77,7 +81,7 @@ export function ContextChartStrip() {
         <span aria-hidden="true" className="inline-block w-2.5 text-center">
           {open ? '▾' : '▸'}
         </span>
-        {mode === 'time' ? 'Time per step' : 'Context over time'}
+        {TITLES[mode]}
       </button>
       <ModeSwitch mode={mode} />
     </>
@@ -97,7 +101,13 @@ export function ContextChartStrip() {
         </div>
       }
     >
-      {mode === 'time' ? <TimeLanesChart lead={lead} /> : <ContextChart toggle={lead} />}
+      {mode === 'time' ? (
+        <TimeLanesChart lead={lead} />
+      ) : mode === 'cost' ? (
+        <CostChart lead={lead} />
+      ) : (
+        <ContextChart toggle={lead} />
+      )}
     </Suspense>
   )
 }

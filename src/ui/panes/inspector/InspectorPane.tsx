@@ -10,6 +10,7 @@ import { ExpandableText } from './ExpandableText.tsx'
 import { SeqLinks } from './SeqLinks.tsx'
 import { SummaryForgot } from './SummaryForgot.tsx'
 import { EventSecrets } from './EventSecrets.tsx'
+import { CompactionCost } from './CompactionCost.tsx'
 import { VisibilityWords } from '../../shared/VisibilityWords.tsx'
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
@@ -115,6 +116,7 @@ function DetailView({ detail }: { detail: EventDetail }) {
       {detail.lifespanSteps !== null ? (
         <VisibilityWords spans={[detail.lifespanSteps]} testId="lifespan-text" className="text-xs" />
       ) : null}
+      {(r?.kind === 'summary' || s.type === 'compaction/summary') && s.seq !== null ? <CompactionCost seq={s.seq} /> : null}
       {r !== null && r.kind === 'summary' && s.seq !== null ? <SummaryForgot seq={s.seq} /> : null}
       <EventSecrets index={s.index} />
       {detail.diagnostics.length > 0 ? (

@@ -5,6 +5,7 @@
  * and the estimate disagree. Contract: `[data-testid=request-diff]` with `data-first-difference` (index, or empty).
  */
 
+import type { ReactNode } from 'react'
 import type { HeaderChangeDetail, StepRequestView } from '../../../protocol/step-request.ts'
 import { SeqButton } from './SeqButton.tsx'
 import { formatCount } from '../../shared/format-count.ts'
@@ -42,10 +43,13 @@ function fieldDetail(field: string, detail: HeaderChangeDetail | null, request: 
 export function RequestDiffBar({
   request,
   headerChange,
+  breakCost = null,
   onSeq,
 }: {
   request: StepRequestView
   headerChange: HeaderChangeDetail | null
+  /** What the cache break cost, when the messages have no mark to say it on (a header change alone). */
+  breakCost?: ReactNode
   onSeq: (seq: number) => void
 }) {
   const diff = request.diff
@@ -78,6 +82,7 @@ export function RequestDiffBar({
             · ~{formatCount(diff.tokensBeforeFirstDifference)} tokens unchanged before it
           </span>
         ) : null}
+        {breakCost}
       </div>
       {diff.previous !== null ? (
         // One wrapping line of groups, not a row each: the message list below keeps the height.

@@ -6,6 +6,8 @@
 
 import type { StepTimingJson } from '../../../core/index.ts'
 import type { StepRequestView } from '../../../protocol/step-request.ts'
+import type { StepCostAnswer } from '../../../protocol/cost.ts'
+import { StepCostLine } from './RequestCost.tsx'
 import { RequestTiming } from './RequestTiming.tsx'
 import { SeqButton } from './SeqButton.tsx'
 import { formatCount } from '../../shared/format-count.ts'
@@ -31,11 +33,14 @@ function toolName(tool: unknown, i: number): string {
 export function RequestHeaderInfo({
   request,
   timing = null,
+  cost,
   onSeq,
 }: {
   request: StepRequestView
   /** The step's timing (absent in tests of the header alone). */
   timing?: StepTimingJson | null
+  /** The step's cost (absent in tests of the header alone: no cost line). */
+  cost?: StepCostAnswer | undefined
   onSeq: (seq: number) => void
 }) {
   const header = request.header
@@ -86,6 +91,7 @@ export function RequestHeaderInfo({
             <span className="font-sans text-muted">estimate </span>~{formatCount(request.estimatedTokens)}
           </span>
         </dd>
+        {cost !== undefined || timing !== null ? <StepCostLine answer={cost} /> : null}
         <RequestTiming timing={timing} />
       </dl>
       {/* The system prompt and the tools share a line while closed; an open one takes the whole width. */}

@@ -1,5 +1,6 @@
 /** One message of a step's request: position, seq, role, estimated tokens, how it changed since the previous step, and its text (as text). */
 
+import type { ReactNode } from 'react'
 import type { RequestMessageRow as Row } from '../../../protocol/step-request.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
@@ -21,6 +22,7 @@ export function RequestMessageRow({
   firstDifference,
   tokensBefore,
   rejected,
+  breakCost = null,
 }: {
   row: Row
   position: number
@@ -29,6 +31,8 @@ export function RequestMessageRow({
   tokensBefore: number
   /** The provider rules this message breaks, or null. */
   rejected: readonly string[] | null
+  /** What the cache break at the first difference cost (RequestCost.tsx), said on its mark. */
+  breakCost?: ReactNode
 }) {
   const mark = CHANGE_MARK[change]
   return (
@@ -39,6 +43,7 @@ export function RequestMessageRow({
           className="-mx-2 -mt-1 mb-1 truncate border-t-2 border-danger bg-danger-soft px-2 py-0.5 text-[11px] font-semibold text-danger"
         >
           ▼ first difference · prefix cache stops here · ~{formatCount(tokensBefore)} tokens before it
+          {breakCost}
         </div>
       ) : null}
       <div className="grid grid-cols-[2.25rem_0.75rem_3.75rem_1fr_auto] items-baseline gap-x-1.5 text-xs">

@@ -5,7 +5,8 @@
  * link here pins the step shown, so moving the cursor to a compaction does not swap the request away.
  *
  * Contract: `[data-testid=request-pane]` with `data-step="T.S"` and `data-count` (messages in the request); each
- * message row `data-seq`; `[data-testid=request-diff]`; `[data-testid=copy-request]`, `[data-testid=save-request]`.
+ * message row `data-seq`; `[data-testid=request-diff]`; `[data-testid=copy-request]`, `[data-testid=save-request]`;
+ * the step's cost and its break's (RequestCost.tsx).
  */
 
 import { PaneFrame } from '../../shared/PaneFrame.tsx'
@@ -20,6 +21,8 @@ import { RequestRejected } from './RequestRejected.tsx'
 import { StepPicker } from './StepPicker.tsx'
 import { copyRequestJson, saveRequestJson } from './request-actions.ts'
 import { useStepRequest } from './use-step-request.ts'
+import { useStepCost } from './use-step-cost.ts'
+import { BreakCost } from './RequestCost.tsx'
 
 const ROW_ESTIMATE_PX = 58
 const BUTTON =
@@ -44,6 +47,7 @@ export function RequestPane() {
   const rows = useMemo(() => answer?.rows ?? [], [answer])
   const step = useMemo(() => (request === null ? null : { turn: request.turn, step: request.step }), [request])
   const stepLabel = step === null ? '' : `${step.turn}.${step.step}`
+  const cost = useStepCost(step)
 
   const changes = useMemo(() => {
     const out = new Map<number, RowChange>()
@@ -53,6 +57,8 @@ export function RequestPane() {
     return out
   }, [request])
   const first = request?.diff.firstDifference ?? null
+  // The break's cost goes on the prefix-cache mark, or in the diff's line when the messages have none (a header change).
+  const marked = request !== null && request.diff.previous !== null && first !== null && first < rows.length
   /** Message index -> the provider rules it breaks. */
   const rejectedAt = useMemo(() => {
     const out = new Map<number, string[]>()
@@ -184,8 +190,13 @@ export function RequestPane() {
             </span>
           </div>
           <RequestMessageDiff step={step} onSeq={follow} />
-          <RequestHeaderInfo request={request} timing={answer?.timing ?? null} onSeq={follow} />
-          <RequestDiffBar request={request} headerChange={answer?.headerChange ?? null} onSeq={follow} />
+          <RequestHeaderInfo request={request} timing={answer?.timing ?? null} cost={cost} onSeq={follow} />
+          <RequestDiffBar
+            request={request}
+            headerChange={answer?.headerChange ?? null}
+            breakCost={marked ? null : <BreakCost answer={cost} />}
+            onSeq={follow}
+          />
         </div>
       ) : null}
       <VirtualList
@@ -210,6 +221,7 @@ export function RequestPane() {
               change={changes.get(row.seq) ?? 'kept'}
               firstDifference={i === first && request?.diff.previous !== null}
               tokensBefore={request?.diff.tokensBeforeFirstDifference ?? 0}
+              breakCost={i === first && marked ? <BreakCost answer={cost} /> : null}
               rejected={rejectedAt.get(i) ?? null}
             />
           )
