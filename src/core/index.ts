@@ -56,3 +56,4 @@ export {
 export * from './request/index.ts'
 export * from './forgot/index.ts'
 export * from './timing/index.ts'
+export * from './content/index.ts'
