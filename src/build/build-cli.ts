@@ -12,9 +12,10 @@
  * The cache is trained, not just compiled: the launcher runs `fold --json` on the bundled demo session and
  * writes the cache at exit, so it holds the bytecode of every function a fold runs.
  *
- * Every dependency is bundled (fzstd, zstddec, xxhash-wasm, ws), so the built CLI runs from an `npm pack` tarball or a
- * bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them inside a try
- * and falls back to JavaScript.
+ * Every JavaScript dependency is bundled (fzstd, zstddec, xxhash-wasm, ws), so the built CLI runs from an `npm pack`
+ * tarball or a bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them inside a
+ * try and falls back to JavaScript. better-sqlite3 (native, the content index of `find` and `index`) stays external
+ * too: it is a dependency npm installs and compiles, loaded only by those two commands.
  */
 
 import { build, type Plugin } from 'esbuild'
@@ -38,6 +39,7 @@ const ON_DEMAND: Record<string, string> = {
   './open-command.ts': 'dsh-lens-open',
   '../server/serve-command.ts': 'dsh-lens-serve',
   '../generate/index.ts': 'dsh-lens-generate',
+  './find-command.ts': 'dsh-lens-find',
 }
 const onDemand: Plugin = {
   name: 'lens-on-demand-commands',
@@ -59,6 +61,7 @@ await build({
     'dsh-lens-open': 'src/cli/open-command.ts',
     'dsh-lens-serve': 'src/server/serve-command.ts',
     'dsh-lens-generate': 'src/generate/index.ts',
+    'dsh-lens-find': 'src/cli/find-command.ts',
   },
   plugins: [onDemand],
   // import() of an on-demand bundle becomes require(): the CLI runs as a classic script (launch.ts), which has
@@ -70,7 +73,8 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['bufferutil', 'utf-8-validate'],
+  // better-sqlite3 is a native module (the content index's SQLite): Node loads it from node_modules at run time.
+  external: ['bufferutil', 'utf-8-validate', 'better-sqlite3'],
   // The sources are ES modules that find their neighbours (the viewer's dist/) from import.meta.url,
   // which a CommonJS bundle does not have: it is the bundle's own file URL.
   define: { 'import.meta.url': '__lensModuleUrl' },

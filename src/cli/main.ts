@@ -28,6 +28,9 @@ const USAGE = `usage:
                                          the request the harness built for a step and its diff with the previous step; or every step
   dsh-lens timing FILE --json            per step: request, first output, message, TTFT, generation, tok/s, tools, retries; and totals
   dsh-lens compactions FILE --json       every compaction summary with the facts it does not mention (files, todos, goal, request, calls)
+  dsh-lens find "TEXT" [PATH] --json [--project P] [--since D] [--tool NAME] [--failed] [--surface S] [--limit N]
+                                         search every session's content (one phrase), grouped by session, with each hit's surface class
+  dsh-lens index [PATH] [--rebuild]      build or refresh the content index find uses (in the user's cache directory)
 FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
 
 class UsageError extends Error {}
@@ -94,6 +97,15 @@ async function main(argv: string[]): Promise<number> {
         return await runSearch(rest)
       } catch (error) {
         throw error instanceof SearchUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'find':
+    case 'index': {
+      const { runFind, runIndex, FindUsageError } = await import('./find-command.ts')
+      try {
+        return await (command === 'find' ? runFind(rest) : runIndex(rest))
+      } catch (error) {
+        throw error instanceof FindUsageError ? new UsageError(error.message) : error
       }
     }
     case 'open': {

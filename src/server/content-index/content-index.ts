@@ -1,0 +1,470 @@
+/**
+ * The content index of one sessions root: every session log below it, one document per semantic event (the core's
+ * ContentExtractor), in an SQLite FTS5 file in the user's cache directory (content-db.ts). `refresh()` brings it up
+ * to date with the files as they are now, incrementally: an unchanged file is not read; a file that only grew adds
+ * its new events (and updates the standing of earlier ones a new replacement shadowed); anything else is indexed
+ * anew; a file gone takes its session out. `search()` answers from what is indexed (content-search.ts).
+ *
+ * One writer per index across processes (writer-lock.ts); every other process reads what is committed (each session
+ * is committed whole, so a reader never sees half of one). A damaged index is rebuilt, never trusted.
+ */
+
+import { chmodSync, mkdirSync, realpathSync } from 'node:fs'
+import { dirname, relative, resolve, sep } from 'node:path'
+import { loadContentChecksum, type ContentChecksum, type ContentDocument } from '../../core/index.ts'
+import { userCacheDir } from '../../cli/user-cache-dir.ts'
+import { logsBelow } from '../log-discovery.ts'
+import { PathGuard } from '../path-guard.ts'
+import { IndexBusyError, indexPathFor, openIndexDb, SURFACE_CODE, type Db } from './content-db.ts'
+import { identityOf, readForIndex, sameFile, seamAt, type FileIdentity, type OpenLog } from './log-reading.ts'
+import { searchIndex, type SearchPage, type SearchRequest } from './content-search.ts'
+import { WriterLock } from './writer-lock.ts'
+import { open } from 'node:fs/promises'
+
+export interface ContentIndexOptions {
+  /** The sessions root (or a project or session directory, or one log): what `logsBelow` finds there is indexed. */
+  readonly root: string
+  /** Where the index lives: default `userCacheDir()` (never under the dsh home). */
+  readonly cacheDir?: string
+  /** One-line notices (a rebuilt index), without the `dsh-lens: ` prefix. */
+  readonly notice?: (line: string) => void
+}
+
+export interface IndexProgress {
+  /** Sessions looked at so far, of `total`. */
+  readonly done: number
+  readonly total: number
+  /** Log bytes read so far, of `totalBytes` (the bytes still to read when the refresh started). */
+  readonly bytes: number
+  readonly totalBytes: number
+}
+
+export interface SkippedFile {
+  readonly path: string
+  readonly reason: string
+}
+
+export interface IndexStatus {
+  /** Sessions indexed (files that are session logs). */
+  readonly sessions: number
+  /** Their events, as the logs hold them (a packed row counts as its members). */
+  readonly events: number
+  /** Documents: events with searchable text. */
+  readonly documents: number
+  /** Files found that are not indexed, with the reason. */
+  readonly skipped: readonly SkippedFile[]
+  /** The index file and its size in bytes (with its write-ahead log). */
+  readonly path: string
+}
+
+export interface RefreshOptions {
+  /** How long to wait for another process writing the index (0: do not wait; return `upToDate: false`). */
+  readonly waitMs?: number
+  /** Drop everything and index every file again. */
+  readonly rebuild?: boolean
+  readonly onProgress?: (progress: IndexProgress) => void
+  /** Only these files (a watcher saw them change); default: everything below the root. */
+  readonly paths?: readonly string[]
+}
+
+export interface RefreshReport {
+  /** False when another process holds the index (this one read what is there) or the refresh stopped early. */
+  readonly upToDate: boolean
+  readonly indexed: number
+  /** Files that only grew: their new events were added. */
+  readonly appended: number
+  readonly removed: number
+  readonly unchanged: number
+  readonly skipped: readonly SkippedFile[]
+  readonly bytesRead: number
+}
+
+interface FileRow {
+  id: number
+  path: string
+  dev: number
+  ino: number
+  birthtime: number
+  size: number
+  mtime: number
+  seam: string
+  last_seq: number
+  skipped: string | null
+}
+
+/** Logs kept open while their session runs (their next append is read from where they stopped), at most this many. */
+const MAX_OPEN_LOGS = 16
+
+export class ContentIndex {
+  private readonly openLogs = new Map<string, OpenLog>()
+
+  private constructor(
+    private db: Db,
+    readonly path: string,
+    readonly root: string,
+    private readonly checksum: ContentChecksum,
+    private readonly notice: (line: string) => void,
+  ) {}
+
+  /**
+   * Opens the index of `root` (creating it when missing). Takes the writer lock for a moment when the file must be
+   * made or rebuilt; if another process holds it that long, reading waits for it.
+   */
+  static async open(options: ContentIndexOptions): Promise<ContentIndex> {
+    const root = realRoot(options.root)
+    const path = indexPathFor(options.cacheDir ?? userCacheDir(), root)
+    const home = dshHomeOf(root)
+    if (isInside(path, root) || (home !== null && isInside(path, home))) {
+      throw new IndexPlaceError(
+        `the content index would be written under the dsh home (${path}): set XDG_CACHE_HOME to a directory outside it`,
+      )
+    }
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    chmodSync(dirname(path), 0o700)
+    const notice = options.notice ?? (() => undefined)
+    const db = openOrRebuild(path, notice, undefined)
+    return new ContentIndex(db, path, root, await loadContentChecksum(), notice)
+  }
+
+  /** What is indexed now. */
+  status(): IndexStatus {
+    const files = this.db
+      .prepare('SELECT count(*) AS sessions, coalesce(sum(events), 0) AS events FROM files WHERE skipped IS NULL')
+      .get() as { sessions: number; events: number }
+    const documents = (this.db.prepare('SELECT count(*) AS n FROM docs').get() as { n: number }).n
+    const skipped = this.db
+      .prepare('SELECT path, skipped AS reason FROM files WHERE skipped IS NOT NULL ORDER BY path')
+      .all() as SkippedFile[]
+    return { sessions: files.sessions, events: files.events, documents, skipped, path: this.path }
+  }
+
+  search(request: SearchRequest): SearchPage {
+    return this.guarded(() => searchIndex(this.db, request))
+  }
+
+  /** Brings the index up to date with the files below the root (see the file's comment). */
+  async refresh(options: RefreshOptions = {}): Promise<RefreshReport> {
+    const lock = WriterLock.acquire(`${this.path}.lock`, options.waitMs ?? 0)
+    if (lock === null) return { upToDate: false, indexed: 0, appended: 0, removed: 0, unchanged: 0, skipped: [], bytesRead: 0 }
+    try {
+      if (options.rebuild === true) {
+        this.db.close()
+        this.openLogs.clear()
+        this.db = openOrRebuild(this.path, this.notice, 'a rebuild was asked for', lock)
+      }
+      try {
+        return await this.refreshLocked(options)
+      } catch (error) {
+        if (!isCorruption(error)) throw error
+        // A damaged page met while writing: start over from an empty index, once.
+        this.db.close()
+        this.openLogs.clear()
+        this.db = openOrRebuild(this.path, this.notice, `it is damaged (${(error as Error).message})`, lock)
+        return await this.refreshLocked(options)
+      }
+    } finally {
+      lock.release()
+    }
+  }
+
+  close(): void {
+    this.openLogs.clear()
+    if (this.db.open) this.db.close()
+  }
+
+  private async refreshLocked(options: RefreshOptions): Promise<RefreshReport> {
+    const guard = await PathGuard.create([this.root], { allowMissing: true })
+    const found = await logsBelow(guard.roots[0] as string, guard)
+    const known = new Map<string, FileRow>()
+    for (const row of this.db
+      .prepare('SELECT id, path, dev, ino, birthtime, size, mtime, seam, last_seq, skipped FROM files')
+      .all() as FileRow[])
+      known.set(row.path, row)
+    const only = options.paths === undefined ? null : new Set(options.paths.map((p) => resolve(p)))
+    const present = new Set(found.logs.map((l) => l.path))
+    let removed = 0
+    for (const row of known.values()) {
+      if (present.has(row.path) || (only !== null && !only.has(row.path))) continue
+      this.deleteFile(row.id)
+      this.openLogs.delete(row.path)
+      removed++
+    }
+    const work: Array<{ path: string; identity: FileIdentity; row: FileRow | undefined }> = []
+    let unchanged = 0
+    for (const { path, stats } of found.logs) {
+      if (only !== null && !only.has(path)) continue
+      const identity = identityOf(stats)
+      const row = known.get(path)
+      if (
+        row !== undefined &&
+        sameFile(rowIdentity(row), identity) &&
+        row.size === identity.size &&
+        row.mtime === identity.mtimeMs
+      ) {
+        unchanged++
+        continue
+      }
+      work.push({ path, identity, row })
+    }
+    // Small logs first: most sessions are searchable soon, the few big ones come last.
+    work.sort((a, b) => a.identity.size - b.identity.size || (a.path < b.path ? -1 : 1))
+    const totalBytes = work.reduce((n, w) => n + w.identity.size, 0)
+    let bytes = 0
+    let indexed = 0
+    let appended = 0
+    const skipped: SkippedFile[] = []
+    const progress = (done: number): void =>
+      options.onProgress?.({ done: unchanged + done, total: unchanged + work.length, bytes, totalBytes })
+    progress(0)
+    for (const [k, item] of work.entries()) {
+      const result = await this.indexFile(item.path, item.identity, item.row)
+      if (result.kind === 'skipped') skipped.push({ path: item.path, reason: result.reason })
+      else if (result.kind === 'appended') appended++
+      else indexed++
+      bytes += item.identity.size
+      progress(k + 1)
+    }
+    for (const row of this.db.prepare('SELECT path, skipped FROM files WHERE skipped IS NOT NULL').all() as FileRow[]) {
+      if (!skipped.some((s) => s.path === row.path)) skipped.push({ path: row.path, reason: row.skipped as string })
+    }
+    skipped.sort((a, b) => (a.path < b.path ? -1 : 1))
+    return { upToDate: true, indexed, appended, removed, unchanged, skipped, bytesRead: bytes }
+  }
+
+  /** Indexes one file: its new events when it only grew, else all of it. */
+  private async indexFile(
+    path: string,
+    identity: FileIdentity,
+    row: FileRow | undefined,
+  ): Promise<{ kind: 'indexed' | 'appended' } | { kind: 'skipped'; reason: string }> {
+    const grown = row !== undefined && row.skipped === null && (await isAppend(path, row, identity))
+    let live = this.openLogs.get(path)
+    if (live !== undefined && !grown) live = undefined
+    let read
+    try {
+      read = await readForIndex(path, identity, this.checksum, live)
+    } catch (error) {
+      const reason = readError(error)
+      this.saveSkipped(path, identity, row, reason)
+      return { kind: 'skipped', reason }
+    }
+    const { outcome, keep } = read
+    if (keep !== undefined) {
+      this.openLogs.delete(path)
+      this.openLogs.set(path, keep)
+      while (this.openLogs.size > MAX_OPEN_LOGS) this.openLogs.delete(this.openLogs.keys().next().value as string)
+    } else this.openLogs.delete(path)
+    if (outcome.refusal !== null) {
+      this.saveSkipped(path, outcome.identity, row, outcome.refusal)
+      return { kind: 'skipped', reason: outcome.refusal }
+    }
+    const header = outcome.header ?? {}
+    const str = (key: string): string | null => (typeof header[key] === 'string' ? (header[key] as string) : null)
+    const meta = {
+      session_id: str('id'),
+      parent_id: str('parentSession'),
+      project: str('cwd'),
+      title: outcome.title,
+      created_at: typeof header['createdAt'] === 'number' ? Math.trunc(header['createdAt']) : null,
+    }
+    const db = this.db
+    const save = db.transaction(() => {
+      let fileId: number
+      let documents = outcome.documents
+      let reclassified = outcome.reclassified
+      if (grown && row !== undefined) {
+        fileId = row.id
+        if (live === undefined) {
+          // Read from the start in this process: only the events after those indexed are new; the standing of the
+          // indexed ones that were current is checked against the fold's end.
+          const fresh = documents
+          documents = fresh.filter((d) => d.seq > row.last_seq)
+          reclassified = this.shadowedSince(fileId, fresh)
+        }
+      } else {
+        if (row !== undefined) this.deleteFile(row.id)
+        fileId = Number(
+          db
+            .prepare(
+              `INSERT INTO files (path, dev, ino, birthtime, size, mtime, seam, events, last_seq, documents)
+               VALUES (?, 0, 0, 0, 0, 0, '', 0, -1, 0)`,
+            )
+            .run(path).lastInsertRowid,
+        )
+      }
+      this.insertDocuments(fileId, documents)
+      const update = db.prepare('UPDATE docs SET surface = ?, shadowed_by = ? WHERE file_id = ? AND seq = ?')
+      for (const r of reclassified) update.run(SURFACE_CODE[r.surface], r.shadowedBy, fileId, r.seq)
+      db.prepare(
+        `UPDATE files SET session_id = ?, parent_id = ?, project = ?, title = ?, created_at = ?, dev = ?, ino = ?,
+           birthtime = ?, size = ?, mtime = ?, seam = ?, events = ?, last_seq = max(last_seq, ?),
+           documents = documents + ?, skipped = NULL
+         WHERE id = ?`,
+      ).run(
+        meta.session_id,
+        meta.parent_id,
+        meta.project,
+        meta.title,
+        meta.created_at,
+        outcome.identity.dev,
+        outcome.identity.ino,
+        outcome.identity.birthtimeMs,
+        outcome.identity.size,
+        outcome.identity.mtimeMs,
+        outcome.seam,
+        outcome.events,
+        outcome.lastSeq,
+        documents.length,
+        fileId,
+      )
+    })
+    save.immediate()
+    return { kind: grown ? 'appended' : 'indexed' }
+  }
+
+  private insertDocuments(fileId: number, documents: readonly ContentDocument[]): void {
+    const doc = this.db.prepare(
+      `INSERT INTO docs (file_id, seq, turn, step, time, type, tool, is_error, surface, shadowed_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    const text = this.db.prepare('INSERT INTO doc_text (rowid, body) VALUES (?, ?)')
+    for (const d of documents) {
+      const id = doc.run(
+        fileId,
+        d.seq,
+        d.turn,
+        d.step,
+        d.time === null ? null : Math.trunc(d.time),
+        d.type,
+        d.tool,
+        d.isError ? 1 : 0,
+        SURFACE_CODE[d.surface],
+        d.shadowedBy,
+      ).lastInsertRowid
+      text.run(id, clearMarkersForIndex(d.text))
+    }
+  }
+
+  /** Indexed documents of `fileId` stored as current that the fresh read finds shadowed. */
+  private shadowedSince(
+    fileId: number,
+    fresh: readonly ContentDocument[],
+  ): Array<{ seq: number; surface: 'shadowed'; shadowedBy: number | null }> {
+    const bySeq = new Map(fresh.map((d) => [d.seq, d]))
+    const out: Array<{ seq: number; surface: 'shadowed'; shadowedBy: number | null }> = []
+    for (const { seq } of this.db.prepare('SELECT seq FROM docs WHERE file_id = ? AND surface = 0').all(fileId) as Array<{
+      seq: number
+    }>) {
+      const now = bySeq.get(seq)
+      if (now !== undefined && now.surface === 'shadowed') out.push({ seq, surface: 'shadowed', shadowedBy: now.shadowedBy })
+    }
+    return out
+  }
+
+  private saveSkipped(path: string, identity: FileIdentity, row: FileRow | undefined, reason: string): void {
+    this.db
+      .transaction(() => {
+        if (row !== undefined) this.deleteFile(row.id)
+        this.db
+          .prepare(
+            `INSERT INTO files (path, dev, ino, birthtime, size, mtime, seam, events, last_seq, documents, skipped)
+           VALUES (?, ?, ?, ?, ?, ?, '', 0, -1, 0, ?)`,
+          )
+          .run(path, identity.dev, identity.ino, identity.birthtimeMs, identity.size, identity.mtimeMs, reason)
+      })
+      .immediate()
+  }
+
+  private deleteFile(fileId: number): void {
+    this.db.prepare('DELETE FROM doc_text WHERE rowid IN (SELECT id FROM docs WHERE file_id = ?)').run(fileId)
+    this.db.prepare('DELETE FROM docs WHERE file_id = ?').run(fileId)
+    this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId)
+  }
+
+  /** Runs a read; a damaged page met on the way is said, and the index rebuilt empty (the next refresh fills it). */
+  private guarded<T>(read: () => T): T {
+    try {
+      return read()
+    } catch (error) {
+      if (!isCorruption(error)) throw error
+      const lock = WriterLock.acquire(`${this.path}.lock`, 10_000)
+      if (lock === null) throw new IndexBusyError('the content index is damaged and another dsh-lens is rebuilding it')
+      try {
+        this.db.close()
+        this.db = openOrRebuild(this.path, this.notice, `it is damaged (${(error as Error).message})`, lock)
+      } finally {
+        lock.release()
+      }
+      return read()
+    }
+  }
+}
+
+/** The text as indexed: the highlight markers and NUL, which the index uses itself, become U+FFFD (the harness's rule). */
+function clearMarkersForIndex(text: string): string {
+  return text.replaceAll('\0', '\uFFFD').replaceAll('\uFDD0', '\uFFFD').replaceAll('\uFDD1', '\uFFFD')
+}
+
+function rowIdentity(row: FileRow): FileIdentity {
+  return { dev: row.dev, ino: row.ino, birthtimeMs: row.birthtime, size: row.size, mtimeMs: row.mtime }
+}
+
+/** The same file, grown, with the bytes before its old end unchanged. */
+async function isAppend(path: string, row: FileRow, identity: FileIdentity): Promise<boolean> {
+  if (!sameFile(rowIdentity(row), identity) || identity.size < row.size || row.seam === '') return false
+  const fh = await open(path, 'r').catch(() => null)
+  if (fh === null) return false
+  try {
+    return (await seamAt(fh, row.size)) === row.seam
+  } finally {
+    await fh.close()
+  }
+}
+
+function openOrRebuild(path: string, notice: (line: string) => void, force: string | undefined, held?: WriterLock): Db {
+  // The writer lock is taken for the moment the file is inspected and, if it must be, made anew.
+  const lock = held ?? WriterLock.acquire(`${path}.lock`, 30_000)
+  try {
+    const opened = openIndexDb(path, { mayRebuild: lock !== null, ...(force === undefined ? {} : { forceRebuild: force }) })
+    if (opened.rebuilt !== null) notice(`the content index at ${path} was rebuilt: ${opened.rebuilt}`)
+    return opened.db
+  } finally {
+    if (held === undefined) lock?.release()
+  }
+}
+
+/** The index is derived data: it is never written inside what it indexes, nor anywhere under the dsh home. */
+export class IndexPlaceError extends Error {}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path)
+  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..')
+}
+
+/** The dsh home a sessions root belongs to (`<home>/sessions`, or a project or session below it), if it looks like one. */
+function dshHomeOf(root: string): string | null {
+  const at = root.split(sep).lastIndexOf('sessions')
+  return at > 0 ? root.split(sep).slice(0, at).join(sep) || sep : null
+}
+
+function realRoot(root: string): string {
+  const absolute = resolve(root)
+  try {
+    return realpathSync(absolute)
+  } catch {
+    return absolute
+  }
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB'
+}
+
+function readError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  if (code === 'ENOENT') return 'it was removed while being read'
+  if (code === 'EISDIR') return 'it is not a regular file'
+  return (error as Error).message
+}
