@@ -162,7 +162,11 @@ export async function runFind(argv: readonly string[]): Promise<number> {
     if (!report.upToDate) say('another dsh-lens is updating the content index: these results may miss its newest sessions')
     saySkipped(report.skipped)
     const page = index.search({ query: args.query, ...args.request })
-    if (!page.ok) throw new FindUsageError(page.message)
+    if (!page.ok) {
+      // A query that cannot run is not a wrong command line: its one sentence, no usage.
+      say(page.message)
+      return 2
+    }
     const status = index.status()
     await writeJsonLine(
       process.stdout,

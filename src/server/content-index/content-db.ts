@@ -94,6 +94,7 @@ export function openIndexDb(path: string, options: OpenOptions): OpenedDb {
   createOwnerOnly(path)
   const problem = options.forceRebuild ?? inspect(path)
   if (problem === null) return { db: configure(loadSqlite()(path), options), rebuilt: null }
+  // Made anew only under the writer lock.
   if (!options.mayRebuild)
     throw new IndexBusyError(`the content index needs rebuilding (${problem}) and another dsh-lens is writing it`)
   removeIndexFiles(path)

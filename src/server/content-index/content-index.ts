@@ -422,7 +422,15 @@ async function isAppend(path: string, row: FileRow, identity: FileIdentity): Pro
 }
 
 function openOrRebuild(path: string, notice: (line: string) => void, force: string | undefined, held?: WriterLock): Db {
-  // The writer lock is taken for the moment the file is inspected and, if it must be, made anew.
+  // A current index opens without the writer lock, so a reader never waits for a long refresh elsewhere.
+  if (held === undefined && force === undefined) {
+    try {
+      return openIndexDb(path, { mayRebuild: false }).db
+    } catch (error) {
+      if (!(error instanceof IndexBusyError)) throw error
+    }
+  }
+  // To be made or made anew: under the writer lock (waiting for another writer's moment of the same).
   const lock = held ?? WriterLock.acquire(`${path}.lock`, 30_000)
   try {
     const opened = openIndexDb(path, { mayRebuild: lock !== null, ...(force === undefined ? {} : { forceRebuild: force }) })
