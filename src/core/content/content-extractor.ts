@@ -13,7 +13,8 @@
 
 import type { LensLog } from '../log/lens-log.ts'
 import { isEventSeq, isRecord, type LogEvent } from '../model/log-event.ts'
-import { SessionDigestCollector, type SessionDigest } from '../lineage/session-digest.ts'
+import { SessionDigestCollector } from '../lineage/session-digest.ts'
+import type { RecordTextView } from '../log/record-store.ts'
 import { eventText } from './event-text.ts'
 
 export type SurfaceClass = 'current' | 'shadowed' | 'log-only'
@@ -51,7 +52,8 @@ export class ContentExtractor {
   private cursor = 0
   private replacementsSeen = 0
   private readonly callNames = new Map<string, string>()
-  private readonly digestCollector = new SessionDigestCollector()
+  private titleText: string | null = null
+  private promptText: string | null = null
 
   constructor(private readonly log: LensLog) {}
 
@@ -60,9 +62,19 @@ export class ContentExtractor {
     return this.cursor
   }
 
-  /** Title, first prompt and counts of what was extracted so far (the sessions list's digest of the same events). */
-  digest(): SessionDigest {
-    return this.digestCollector.digest()
+  /** The session's title as the sessions list has it (the latest `session/title`, else the first prompt's line). */
+  get title(): string | null {
+    return this.titleText ?? this.promptText
+  }
+
+  private observeTitle(event: LogEvent): void {
+    if (event.type !== 'session/title' && !(event.type === 'user/message' && this.promptText === null)) return
+    // The digest's own reading of the two records, so the list and the index name a session alike.
+    const digest = new SessionDigestCollector()
+    digest.observeRecord(event)
+    const { title, prompt } = digest.digest()
+    if (title !== null) this.titleText = title
+    if (prompt !== null) this.promptText = prompt
   }
 
   /**
@@ -72,19 +84,20 @@ export class ContentExtractor {
    */
   next(): { documents: ContentDocument[]; reclassified: Reclassified[] } {
     const log = this.log
+    const texts = log.recordTexts
     const before = this.cursor
     const out: ContentDocument[] = []
-    for (let index = before; index < log.length; index++) {
-      const row = log.packedRowAt(index)
-      if (row !== null) {
-        // Chunk deltas: no text, and counted once per row for the digest.
-        this.digestCollector.observeRecord(row.row)
-        index = row.firstIndex + row.members - 1
-        continue
-      }
+    // By record, not by event: a packed row (stream deltas, no text) is skipped whole, and a record whose type gives
+    // no text and says nothing of the title is recognized from its first characters and never parsed again.
+    let r = before === 0 ? 0 : texts.length === 0 ? 0 : Math.max(0, recordAt(texts, before))
+    for (; r < texts.length; r++) {
+      const index = texts.firstIndexOf(r)
+      if (index < before || texts.isRow(r)) continue
+      const peeked = peekType(texts.blockText(texts.blockOf(r)), texts.startOf(r))
+      if (peeked !== null && !READ_TYPES.has(peeked) && !log.isUpgraded(index)) continue
       const event = log.event(index)
       if (!isRecord(event)) continue
-      this.digestCollector.observeRecord(event)
+      this.observeTitle(event)
       this.observeCall(event)
       const text = eventText(event)
       if (text === '' || !isEventSeq(event.seq) || typeof event.type !== 'string') continue
@@ -174,6 +187,37 @@ export class ContentExtractor {
     const number = (key: string): number | null => (Number.isSafeInteger(data[key]) ? (data[key] as number) : null)
     return { turn: number('turn'), step: number('step') }
   }
+}
+
+/** The event types read: those with searchable text, and those that name the session. */
+const READ_TYPES = new Set([
+  'user/message',
+  'assistant/message',
+  'tool/call',
+  'tool/result',
+  'todo/write',
+  'turn/end',
+  'session/title',
+])
+
+/** `{"type":"<type>"` at a record's start (the harness's key order), or null when the record does not start so. */
+const PEEK = /\{"type":"([A-Za-z0-9/_-]{1,64})"/y
+
+function peekType(block: string, start: number): string | null {
+  PEEK.lastIndex = start
+  return PEEK.exec(block)?.[1] ?? null
+}
+
+/** The record holding event `index`. */
+function recordAt(texts: RecordTextView, index: number): number {
+  let lo = 0
+  let hi = texts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (texts.firstIndexOf(mid) <= index) lo = mid
+    else hi = mid - 1
+  }
+  return lo
 }
 
 const CURRENT: SurfaceStanding = { surface: 'current', shadowedBy: null }

@@ -87,10 +87,10 @@ export async function readForIndex(
       position += bytesRead
     }
     const read = { ...identity, size: position }
-    const running = extractor.digest().turnOpen || log.turns.openTurn !== undefined
+    const running = log.turns.openTurn !== undefined
     if (!running) log.finish()
     const { documents, reclassified } = extractor.next()
-    const digest = extractor.digest()
+    const last = log.seqOf(log.length - 1)
     const refusal = refusalOf(log)
     const outcome: ReadOutcome = {
       identity: read,
@@ -98,9 +98,9 @@ export async function readForIndex(
       documents,
       reclassified,
       header: log.header === null ? null : (log.header as unknown as Record<string, unknown>),
-      title: digest.title ?? digest.prompt,
+      title: extractor.title,
       events: log.length,
-      lastSeq: digest.lastSeq,
+      lastSeq: typeof last === 'number' && Number.isSafeInteger(last) ? last : -1,
       refusal,
       open: running && refusal === null,
     }
