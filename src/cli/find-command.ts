@@ -10,6 +10,7 @@ import type { IndexProgress, RefreshReport, SkippedFile } from '../server/conten
 import type { SearchRequest, SessionHits } from '../server/content-index/content-search.ts'
 import { defaultSessionsRoot } from '../server/serve-command.ts'
 import { writeJsonLine } from './json-stream.ts'
+import { userCacheDir } from './user-cache-dir.ts'
 
 export class FindUsageError extends Error {}
 
@@ -155,7 +156,7 @@ export function findJson(
 export async function runFind(argv: readonly string[]): Promise<number> {
   const args = parseFindArgs(argv)
   const { ContentIndex } = await import('../server/content-index/content-index.ts')
-  const index = await ContentIndex.open({ root: args.root, notice: say })
+  const index = await ContentIndex.open({ root: args.root, cacheDir: userCacheDir(), notice: say })
   try {
     // Another dsh-lens writing the index: search what it has committed, and say the answer may be behind.
     const report = await index.refresh({ waitMs: 0 })
@@ -190,7 +191,7 @@ export async function runIndex(argv: readonly string[]): Promise<number> {
   if (positional.length > 1) throw new FindUsageError('index takes at most one PATH')
   const root = positional[0] ?? defaultSessionsRoot()
   const { ContentIndex } = await import('../server/content-index/content-index.ts')
-  const index = await ContentIndex.open({ root, notice: say })
+  const index = await ContentIndex.open({ root, cacheDir: userCacheDir(), notice: say })
   try {
     const started = performance.now()
     const line = progressLine()

@@ -12,7 +12,6 @@
 import { chmodSync, mkdirSync, realpathSync } from 'node:fs'
 import { dirname, relative, resolve, sep } from 'node:path'
 import { loadContentChecksum, type ContentChecksum, type ContentDocument } from '../../core/index.ts'
-import { userCacheDir } from '../../cli/user-cache-dir.ts'
 import { logsBelow } from '../log-discovery.ts'
 import { PathGuard } from '../path-guard.ts'
 import { IndexBusyError, indexPathFor, openIndexDb, SURFACE_CODE, type Db } from './content-db.ts'
@@ -24,8 +23,11 @@ import { open } from 'node:fs/promises'
 export interface ContentIndexOptions {
   /** The sessions root (or a project or session directory, or one log): what `logsBelow` finds there is indexed. */
   readonly root: string
-  /** Where the index lives: default `userCacheDir()` (never under the dsh home). */
-  readonly cacheDir?: string
+  /**
+   * Where the index lives: dsh-lens's folder in the user's cache directory (`userCacheDir()` of src/cli, which the
+   * command or server that opens the index passes in); never under the dsh home.
+   */
+  readonly cacheDir: string
   /** One-line notices (a rebuilt index), without the `dsh-lens: ` prefix. */
   readonly notice?: (line: string) => void
 }
@@ -112,7 +114,7 @@ export class ContentIndex {
    */
   static async open(options: ContentIndexOptions): Promise<ContentIndex> {
     const root = realRoot(options.root)
-    const path = indexPathFor(options.cacheDir ?? userCacheDir(), root)
+    const path = indexPathFor(options.cacheDir, root)
     const home = dshHomeOf(root)
     if (isInside(path, root) || (home !== null && isInside(path, home))) {
       throw new IndexPlaceError(
