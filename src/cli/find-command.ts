@@ -14,7 +14,7 @@ import { userCacheDir } from './user-cache-dir.ts'
 
 export class FindUsageError extends Error {}
 
-export const FIND_USAGE = `usage:
+const FIND_USAGE = `usage:
   dsh-lens find "TEXT" [PATH] --json [--project P] [--since D] [--until D] [--type T]... [--tool NAME] [--failed]
                 [--surface current|shadowed|log-only] [--prefix] [--limit N] [--hits N] [--next TOKEN]
   dsh-lens index [PATH] [--rebuild] [--json]
@@ -154,6 +154,7 @@ export function findJson(
 }
 
 export async function runFind(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) return help()
   const args = parseFindArgs(argv)
   const { ContentIndex } = await import('../server/content-index/content-index.ts')
   const index = await ContentIndex.open({ root: args.root, cacheDir: userCacheDir(), notice: say })
@@ -185,6 +186,7 @@ export async function runFind(argv: readonly string[]): Promise<number> {
 }
 
 export async function runIndex(argv: readonly string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) return help()
   const positional = argv.filter((a) => !a.startsWith('--'))
   for (const a of argv)
     if (a.startsWith('--') && a !== '--rebuild' && a !== '--json') throw new FindUsageError(`unknown option ${a}`)
@@ -234,6 +236,11 @@ function summary(
     skipped: status.skipped,
     index: status.path,
   }
+}
+
+function help(): number {
+  process.stdout.write(FIND_USAGE + '\n')
+  return 0
 }
 
 function say(line: string): void {

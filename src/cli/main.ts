@@ -31,7 +31,7 @@ const USAGE = `usage:
   dsh-lens find "TEXT" [PATH] --json [--project P] [--since D] [--tool NAME] [--failed] [--surface S] [--limit N]
                                          search every session's content (one phrase), grouped by session, with each hit's surface class
   dsh-lens index [PATH] [--rebuild]      build or refresh the content index find uses (in the user's cache directory)
-FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
+FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\`, \`serve --help\` and \`find --help\` say more.`
 
 class UsageError extends Error {}
 
