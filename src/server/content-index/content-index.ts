@@ -96,6 +96,9 @@ interface FileRow {
 
 /** Logs kept open while their session runs (their next append is read from where they stopped), at most this many. */
 const MAX_OPEN_LOGS = 16
+/** A group of sessions is committed after this many bytes of logs, or this long (see refreshLocked). */
+const COMMIT_BYTES = 32 << 20
+const COMMIT_MS = 1000
 
 export class ContentIndex {
   private readonly openLogs = new Map<string, OpenLog>()
@@ -184,13 +187,12 @@ export class ContentIndex {
       known.set(row.path, row)
     const only = options.paths === undefined ? null : new Set(options.paths.map((p) => resolve(p)))
     const present = new Set(found.logs.map((l) => l.path))
-    let removed = 0
-    for (const row of known.values()) {
-      if (present.has(row.path) || (only !== null && !only.has(row.path))) continue
-      this.deleteFile(row.id)
-      this.openLogs.delete(row.path)
-      removed++
-    }
+    const gone = [...known.values()].filter((row) => !present.has(row.path) && (only === null || only.has(row.path)))
+    this.db.transaction(() => {
+      for (const row of gone) this.deleteFile(row.id)
+    })()
+    for (const row of gone) this.openLogs.delete(row.path)
+    const removed = gone.length
     const work: Array<{ path: string; identity: FileIdentity; row: FileRow | undefined }> = []
     let unchanged = 0
     for (const { path, stats } of found.logs) {
@@ -218,13 +220,33 @@ export class ContentIndex {
     const progress = (done: number): void =>
       options.onProgress?.({ done: unchanged + done, total: unchanged + work.length, bytes, totalBytes })
     progress(0)
-    for (const [k, item] of work.entries()) {
-      const result = await this.indexFile(item.path, item.identity, item.row)
-      if (result.kind === 'skipped') skipped.push({ path: item.path, reason: result.reason })
-      else if (result.kind === 'appended') appended++
-      else indexed++
-      bytes += item.identity.size
-      progress(k + 1)
+    // Sessions are committed in groups (each whole, so a reader never sees half of one): FTS5 writes a new segment
+    // at every commit and merges segments as they pile up, so one commit per small session costs more in merging
+    // than in indexing. A group closes after COMMIT_BYTES of logs or COMMIT_MS, so readers see progress soon.
+    let group: { bytes: number; since: number } | null = null
+    const commit = (): void => {
+      if (group === null) return
+      this.db.exec('COMMIT')
+      group = null
+    }
+    try {
+      for (const [k, item] of work.entries()) {
+        if (group === null) {
+          this.db.exec('BEGIN IMMEDIATE')
+          group = { bytes: 0, since: performance.now() }
+        }
+        const result = await this.indexFile(item.path, item.identity, item.row)
+        if (result.kind === 'skipped') skipped.push({ path: item.path, reason: result.reason })
+        else if (result.kind === 'appended') appended++
+        else indexed++
+        bytes += item.identity.size
+        group.bytes += item.identity.size
+        if (group.bytes >= COMMIT_BYTES || performance.now() - group.since >= COMMIT_MS) commit()
+        progress(k + 1)
+      }
+      commit()
+    } finally {
+      if (group !== null && this.db.inTransaction) this.db.exec('ROLLBACK')
     }
     for (const row of this.db.prepare('SELECT path, skipped FROM files WHERE skipped IS NOT NULL').all() as FileRow[]) {
       if (!skipped.some((s) => s.path === row.path)) skipped.push({ path: row.path, reason: row.skipped as string })
@@ -320,7 +342,7 @@ export class ContentIndex {
         fileId,
       )
     })
-    save.immediate()
+    save()
     return { kind: grown ? 'appended' : 'indexed' }
   }
 
@@ -373,8 +395,7 @@ export class ContentIndex {
            VALUES (?, ?, ?, ?, ?, ?, '', 0, -1, 0, ?)`,
           )
           .run(path, identity.dev, identity.ino, identity.birthtimeMs, identity.size, identity.mtimeMs, reason)
-      })
-      .immediate()
+      })()
   }
 
   private deleteFile(fileId: number): void {

@@ -5,8 +5,8 @@
  * then the session id and the file, so the same index gives the same order every time. Within a session its hits come
  * the same way, then by seq. Pages are cut by an opaque `next` token bound to the query and its filters.
  *
- * Three statements, each evaluating the phrase once: the page of sessions, the ids of their best hits, the
- * highlighted text of just those hits (highlighting every matching document would cost as many as there are).
+ * One statement evaluates the phrase once and gives the page's sessions with their best hits; then only those hits
+ * are highlighted (highlighting every matching document would cost as many as there are).
  */
 
 import { contentSnippet, parseContentQuery, type SurfaceClass } from '../../core/index.ts'
@@ -97,47 +97,62 @@ export function searchIndex(db: Db, request: SearchRequest): SearchPage {
   }
   const where = filterSql(request)
   const match = parsed.query.match
-  const sessions = db
+  // One pass over the matching documents: rank each within its session, rank the sessions by their best, and keep
+  // the page's sessions (one more, to know whether there is a next page) with their best hits.
+  const rows = db
     .prepare(
       `WITH m AS (
-         SELECT d.file_id AS file_id, d.seq AS seq, d.time AS time, bm25(doc_text) AS score
+         SELECT d.id AS id, d.file_id AS file_id, d.seq AS seq, d.turn AS turn, d.step AS step, d.time AS time,
+                d.type AS type, d.tool AS tool, d.is_error AS is_error, d.surface AS surface,
+                d.shadowed_by AS shadowed_by, bm25(doc_text) AS score
          FROM doc_text JOIN docs AS d ON d.id = doc_text.rowid ${where.joinFiles ? 'JOIN files AS f ON f.id = d.file_id' : ''}
          WHERE doc_text MATCH ? ${where.sql}
-       ), best AS (
-         SELECT file_id, score, time, ROW_NUMBER() OVER (PARTITION BY file_id ORDER BY score, time DESC, seq DESC) AS r FROM m
+       ), ranked AS (
+         SELECT *, ROW_NUMBER() OVER (PARTITION BY file_id ORDER BY score, time DESC, seq DESC) AS r FROM m
+       ), page AS (
+         SELECT ranked.file_id AS file_id, f.path AS path, f.session_id AS session_id, f.title AS title, f.project AS project,
+                ROW_NUMBER() OVER (ORDER BY ranked.score, ranked.time DESC, f.session_id, f.id) AS position
+         FROM ranked JOIN files AS f ON f.id = ranked.file_id
+         WHERE ranked.r = 1
        )
-       SELECT f.id AS id, f.path AS path, f.session_id AS session_id, f.title AS title, f.project AS project
-       FROM best JOIN files AS f ON f.id = best.file_id
-       WHERE best.r = 1
-       ORDER BY best.score, best.time DESC, f.session_id, f.id
-       LIMIT ? OFFSET ?`,
+       SELECT ranked.*, page.path, page.session_id, page.title, page.project, page.position
+       FROM ranked JOIN page ON page.file_id = ranked.file_id
+       WHERE page.position > ? AND page.position <= ? AND ranked.r <= ?
+       ORDER BY page.position, ranked.r`,
     )
-    .all(match, ...where.params, limit + 1, offset) as Array<{
-    id: number
-    path: string
-    session_id: string | null
-    title: string | null
-    project: string | null
-  }>
-  const more = sessions.length > limit
-  const page = sessions.slice(0, limit)
-  const hits = hitsOf(
-    db,
-    match,
-    where,
-    page.map((s) => s.id),
-    hitsPerSession,
-  )
+    .all(match, ...where.params, offset, offset + limit + 1, hitsPerSession) as Array<
+    HitRow & { path: string; session_id: string | null; title: string | null; project: string | null; position: number }
+  >
+  const more = rows.some((row) => row.position > offset + limit)
+  const highlight = db.prepare('SELECT highlight(doc_text, 0, ?, ?) AS marked FROM doc_text WHERE doc_text MATCH ? AND rowid = ?')
+  const sessions: SessionHits[] = []
+  for (const row of rows) {
+    if (row.position > offset + limit) break
+    let session = sessions.at(-1)
+    if (session === undefined || session.path !== row.path) {
+      session = { id: row.session_id, title: row.title, project: row.project, path: row.path, hits: [] }
+      sessions.push(session)
+    }
+    const marked = (highlight.get(MARK_START, MARK_END, match, row.id) as { marked: string } | undefined)?.marked ?? ''
+    const snippet = contentSnippet(marked)
+    ;(session.hits as SearchHit[]).push({
+      seq: row.seq,
+      turn: row.turn,
+      step: row.step,
+      type: row.type,
+      tool: row.tool,
+      surface: SURFACE_NAME[row.surface] ?? 'log-only',
+      shadowedBy: row.shadowed_by,
+      snippet: snippet.text,
+      highlight: snippet.highlight,
+      isError: row.is_error === 1,
+      time: row.time,
+    })
+  }
   return {
     ok: true,
     query: parsed.query.text,
-    sessions: page.map((s) => ({
-      id: s.session_id,
-      title: s.title,
-      project: s.project,
-      path: s.path,
-      hits: hits.get(s.id) ?? [],
-    })),
+    sessions,
     next: more ? encodeCursor({ v: 1, f: fingerprint, o: offset + limit }) : null,
   }
 }
@@ -154,56 +169,6 @@ interface HitRow {
   is_error: number
   surface: number
   shadowed_by: number | null
-}
-
-function hitsOf(
-  db: Db,
-  match: string,
-  where: FilterSql,
-  fileIds: readonly number[],
-  perSession: number,
-): Map<number, SearchHit[]> {
-  const out = new Map<number, SearchHit[]>()
-  if (fileIds.length === 0) return out
-  const marks = fileIds.map(() => '?').join(', ')
-  const rows = db
-    .prepare(
-      `WITH m AS (
-         SELECT d.id AS id, d.file_id AS file_id, d.seq AS seq, d.turn AS turn, d.step AS step, d.time AS time,
-                d.type AS type, d.tool AS tool, d.is_error AS is_error, d.surface AS surface, d.shadowed_by AS shadowed_by,
-                bm25(doc_text) AS score
-         FROM doc_text JOIN docs AS d ON d.id = doc_text.rowid ${where.joinFiles ? 'JOIN files AS f ON f.id = d.file_id' : ''}
-         WHERE doc_text MATCH ? AND d.file_id IN (${marks}) ${where.sql}
-       ), ranked AS (
-         SELECT *, ROW_NUMBER() OVER (PARTITION BY file_id ORDER BY score, time DESC, seq DESC) AS r FROM m
-       )
-       SELECT * FROM ranked WHERE r <= ? ORDER BY file_id, r`,
-    )
-    .all(match, ...fileIds, ...where.params, perSession) as HitRow[]
-  if (rows.length === 0) return out
-  const highlight = db.prepare(
-    `SELECT rowid AS id, highlight(doc_text, 0, ?, ?) AS marked FROM doc_text WHERE doc_text MATCH ? AND rowid = ?`,
-  )
-  for (const row of rows) {
-    const marked = (highlight.get(MARK_START, MARK_END, match, row.id) as { marked: string } | undefined)?.marked ?? ''
-    const snippet = contentSnippet(marked)
-    const list = out.get(row.file_id) ?? []
-    list.push({
-      seq: row.seq,
-      turn: row.turn,
-      step: row.step,
-      type: row.type,
-      tool: row.tool,
-      surface: SURFACE_NAME[row.surface] ?? 'log-only',
-      shadowedBy: row.shadowed_by,
-      snippet: snippet.text,
-      highlight: snippet.highlight,
-      isError: row.is_error === 1,
-      time: row.time,
-    })
-    out.set(row.file_id, list)
-  }
-  return out
 }
 
 interface FilterSql {
