@@ -11,21 +11,12 @@ import { createHash } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { ContentExtractor, LensLog, type ContentChecksum, type ContentDocument, type Reclassified } from '../../core/index.ts'
+import { sameFile, type FileIdentity } from '../digest-scan.ts'
 
-export interface FileIdentity {
-  readonly dev: number
-  readonly ino: number
-  readonly birthtimeMs: number
-  readonly size: number
-  readonly mtimeMs: number
-}
+export { sameFile, type FileIdentity }
 
 export function identityOf(stats: Stats): FileIdentity {
   return { dev: stats.dev, ino: stats.ino, birthtimeMs: stats.birthtimeMs, size: stats.size, mtimeMs: stats.mtimeMs }
-}
-
-export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.birthtimeMs === b.birthtimeMs
 }
 
 /** Bytes hashed just before a recorded end: a rewrite in place shows as a change there (see digest-scan.ts). */
