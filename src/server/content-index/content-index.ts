@@ -386,16 +386,15 @@ export class ContentIndex {
   }
 
   private saveSkipped(path: string, identity: FileIdentity, row: FileRow | undefined, reason: string): void {
-    this.db
-      .transaction(() => {
-        if (row !== undefined) this.deleteFile(row.id)
-        this.db
-          .prepare(
-            `INSERT INTO files (path, dev, ino, birthtime, size, mtime, seam, events, last_seq, documents, skipped)
+    this.db.transaction(() => {
+      if (row !== undefined) this.deleteFile(row.id)
+      this.db
+        .prepare(
+          `INSERT INTO files (path, dev, ino, birthtime, size, mtime, seam, events, last_seq, documents, skipped)
            VALUES (?, ?, ?, ?, ?, ?, '', 0, -1, 0, ?)`,
-          )
-          .run(path, identity.dev, identity.ino, identity.birthtimeMs, identity.size, identity.mtimeMs, reason)
-      })()
+        )
+        .run(path, identity.dev, identity.ino, identity.birthtimeMs, identity.size, identity.mtimeMs, reason)
+    })()
   }
 
   private deleteFile(fileId: number): void {
