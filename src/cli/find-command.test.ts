@@ -121,6 +121,25 @@ describe('dsh-lens find', () => {
   })
 })
 
+describe('dsh-lens index', () => {
+  it('prints a progress line per tenth off a terminal, the summary, and rebuilds on --rebuild', { timeout: 120_000 }, () => {
+    env = { ...env, XDG_CACHE_HOME: join(dir, 'cache-index') }
+    const first = lens(['index', root])
+    expect(first.code).toBe(0)
+    const progress = first.stderr.split('\n').filter((l) => l.startsWith('dsh-lens: indexing: '))
+    expect(progress[0]).toMatch(/^dsh-lens: indexing: 0\/2 sessions, 0\.0 MB of [\d.]+ MB \(0%\)$/)
+    expect(progress.at(-1)).toMatch(/^dsh-lens: indexing: 2\/2 sessions, .* \(100%\)$/)
+    expect(first.stdout).toMatch(
+      /^indexed 2 sessions \(36 events, 16 searchable\) in [\d.]+ s: 2 read, 0 grown, 0 removed, 0 unchanged\nindex: .*\.sqlite\n$/,
+    )
+    const again = lens(['index', root, '--rebuild'])
+    expect(again.code).toBe(0)
+    expect(again.stderr).toMatch(/^dsh-lens: the content index at .* was rebuilt: a rebuild was asked for$/m)
+    expect(again.stdout).toMatch(/: 2 read, 0 grown, 0 removed, 0 unchanged\n/)
+    expect(lens(['index', root, '--fast']).stderr.startsWith('dsh-lens: unknown option --fast')).toBe(true)
+  })
+})
+
 describe('two processes on one home', () => {
   it('index at once: one writes, the other waits; the index holds each session once', { timeout: 180_000 }, async () => {
     const cache = join(dir, 'cache-two')
