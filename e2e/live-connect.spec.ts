@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
-import { headerText } from '../src/server/live-test-kit.ts'
+import { headerText } from '../src/test-support/live-test-kit.ts'
 import { compaction, user } from './support/live-lines.ts'
 
 const header = (id: string, extra: Record<string, unknown> = {}): string => headerText(id, extra) + '\n'

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { startLensServer, type LensServer } from '../src/server/lens-server.ts'
-import { headerText } from '../src/server/live-test-kit.ts'
+import { headerText } from '../src/test-support/live-test-kit.ts'
 import { user } from './support/live-lines.ts'
 
 let server: LensServer

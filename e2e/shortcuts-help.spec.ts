@@ -4,7 +4,7 @@
  */
 
 import { expect, test } from '@playwright/test'
-import { SHORTCUTS } from '../src/ui/app/shortcuts.ts'
+import { SHORTCUTS } from '../src/ui/shared/shortcuts.ts'
 import { screenshot, waitLoaded } from './support/app.ts'
 
 test('? lists every shortcut of the table; Esc closes it and focus goes back', async ({ page }) => {

@@ -4,17 +4,37 @@
  * modules are still being evaluated and the first render runs; nothing here imports React.
  */
 
+import { TailClient } from './live/tail-client.ts'
 import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
-import { pageSource, servedMarker } from './ui/app/page-source.ts'
+import { liveParamsOf, pageSource, servedMarker } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
-import { themeChartColors } from './ui/panes/context-chart/theme-colors.ts'
+import { themeChartColors } from './ui/shared/theme-colors.ts'
+import { createLineageClient } from './worker/lineage-client.ts'
 import { createWorkerClient } from './worker/worker-client.ts'
 
-export const store = createLensStore(createWorkerClient())
-/** What this page opens (read once: later navigation within the page is the controllers' business). */
+/** What this page opens (read once: later navigation within the page is the store's live actions' business). */
 export const source = pageSource(window.location.search, servedMarker(document))
+const live = liveParamsOf(source, window.location)
+/** The page's one store, with the clients it talks through: the lens worker, the lineage worker, the live server. */
+export const store = createLensStore({
+  lens: createWorkerClient(),
+  lineage: createLineageClient(),
+  live:
+    live === null
+      ? null
+      : {
+          client: new TailClient({
+            url: live.ws,
+            ...(live.token === null ? {} : { token: live.token }),
+            client: 'dsh-lens-viewer/0.1',
+          }),
+          params: live,
+        },
+})
 openInitialSource(store, source)
+// The server's stream connects while React loads (as `?log=` downloads): the sessions list is there sooner.
+store.getState().startLive()
 if (source.kind === 'file-link') {
   const { name, size, sha256 } = source
   store.getState().expectFile({ name, size, sha256, hash: window.location.hash })

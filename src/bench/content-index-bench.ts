@@ -6,7 +6,7 @@
  * sizes (`--bodies` distinct ones, see makeHome), in 25 projects, each a zstd log as the harness writes it (a header
  * frame, one frame per batch). Measured in
  * one process, on the same home, in one run:
- * - the sessions list's digest scan of every log (src/server/digest-scan.ts), the baseline of the cold build;
+ * - the sessions list's digest scan of every log (src/server/catalog/digest-scan.ts), the baseline of the cold build;
  * - the cold index build (a fresh cache directory), its ratio to the digest scan (target: within 2x);
  * - a warm start with nothing changed: open the index and refresh it (target: under 0.3 s);
  * - in-process queries (common and rare words, a phrase, a prefix, filters): p50/p95 (target p95 under 50 ms);
@@ -23,7 +23,7 @@ import { join, resolve } from 'node:path'
 import { compileMatcher, LensLog, loadContentChecksum, LogSearch } from '../core/index.ts'
 import { batchText, headerLine, streamSession } from '../generate/index.ts'
 import { ContentIndex } from '../server/content-index/content-index.ts'
-import { scanDigest } from '../server/digest-scan.ts'
+import { scanDigest } from '../server/catalog/digest-scan.ts'
 import { grownEvents, PLANTED_AT, plantedEvents, writeSession } from '../test-support/planted-home.ts'
 import { fmt, median, percentile } from './measure.ts'
 import { writeZstdFrames } from './zstd-writer.ts'

@@ -37,7 +37,7 @@ const outdir = at === -1 ? `${root}dist-cli` : (process.argv[at + 1] as string)
  */
 const ON_DEMAND: Record<string, string> = {
   './open-command.ts': 'dsh-lens-open',
-  '../server/serve-command.ts': 'dsh-lens-serve',
+  './serve-command.ts': 'dsh-lens-serve',
   '../generate/index.ts': 'dsh-lens-generate',
   './find-command.ts': 'dsh-lens-find',
 }
@@ -59,7 +59,7 @@ await build({
     'dsh-lens': 'src/cli/launch.ts',
     'dsh-lens-main': 'src/cli/main.ts',
     'dsh-lens-open': 'src/cli/open-command.ts',
-    'dsh-lens-serve': 'src/server/serve-command.ts',
+    'dsh-lens-serve': 'src/cli/serve-command.ts',
     'dsh-lens-generate': 'src/generate/index.ts',
     'dsh-lens-find': 'src/cli/find-command.ts',
   },

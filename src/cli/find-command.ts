@@ -8,7 +8,7 @@
 import type { SurfaceClass } from '../core/index.ts'
 import type { IndexProgress, RefreshReport, SkippedFile } from '../server/content-index/content-index.ts'
 import type { SearchRequest, SessionHits } from '../server/content-index/content-search.ts'
-import { defaultSessionsRoot } from '../server/serve-command.ts'
+import { defaultSessionsRoot } from './serve-command.ts'
 import { writeJsonLine } from './json-stream.ts'
 import { userCacheDir } from './user-cache-dir.ts'
 

@@ -113,7 +113,7 @@ async function main(argv: string[]): Promise<number> {
       return runOpen(rest)
     }
     case 'serve': {
-      const { runServe } = await import('../server/serve-command.ts')
+      const { runServe } = await import('./serve-command.ts')
       await runServe(rest)
       return 0
     }

@@ -7,12 +7,12 @@
 
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { defaultDistDir, defaultSessionsRoot } from '../server/serve-command.ts'
+import { defaultDistDir, defaultSessionsRoot } from './serve-command.ts'
 import { startLensServer, type LensServer } from '../server/lens-server.ts'
-import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from '../server/dsh-web/upstream-url.ts'
-import { defaultServerFlags, readServerFlag } from '../server/server-flags.ts'
-import { isLoopbackHost } from '../server/request-trust.ts'
-import { untilStopped } from '../server/until-stopped.ts'
+import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-flag.ts'
+import { defaultServerFlags, readServerFlag } from './server-flags.ts'
+import { isLoopbackHost } from '../server/http/request-trust.ts'
+import { untilStopped } from './until-stopped.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
 /** Where `dsh-lens` listens unless told: fixed, so a bookmarked or copied link keeps working across runs. */

@@ -8,8 +8,8 @@
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { loadContentChecksum } from '../core/index.ts'
-import { readLogHeader } from '../server/log-header.ts'
-import { logsBelow } from '../server/log-discovery.ts'
+import { readLogHeader } from '../server/catalog/log-header.ts'
+import { logsBelow } from '../server/catalog/log-discovery.ts'
 import { PathGuard } from '../server/path-guard.ts'
 
 export interface OpenTarget {

@@ -5,9 +5,9 @@
  */
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { parseClientMessage } from '../server/client-message.ts'
+import { parseClientMessage } from '../server/stream/client-message.ts'
 import { startLensServer, type LensServer } from '../server/lens-server.ts'
-import { Follower, headerText, sessionPath, tempRoot, waitFor } from '../server/live-test-kit.ts'
+import { Follower, headerText, sessionPath, tempRoot, waitFor } from '../test-support/live-test-kit.ts'
 import { writeFile } from 'node:fs/promises'
 import { SESSION_ID_MAX, sourceRefProblem } from './source-limits.ts'
 

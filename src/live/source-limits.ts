@@ -1,6 +1,6 @@
 /**
  * What a `subscribe` / `resume` source may hold in dsh-viewer.v1: the server answers anything longer with a fatal
- * `bad-request` and closes the connection (src/server/client-message.ts). Shared so the client refuses such a
+ * `bad-request` and closes the connection (src/server/stream/client-message.ts). Shared so the client refuses such a
  * source itself: sent anyway, every reconnect would send it again and be closed again, forever.
  */
 

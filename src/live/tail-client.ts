@@ -70,7 +70,13 @@ export interface SubscriptionHandlers {
   onError?(error: StreamError): void
 }
 
-export interface TailClientOptions {
+/** Who hears a connection's status and its errors (the options' handlers, or `listen`'s). */
+export interface ConnectionListener {
+  onStatus?(status: LiveStatus, detail?: string): void
+  onError?(error: StreamError & { sub?: string }): void
+}
+
+export interface TailClientOptions extends ConnectionListener {
   /** `ws://host:port/v1/stream` (from the page's `?ws=`). */
   readonly url: string
   readonly token?: string
@@ -81,8 +87,6 @@ export interface TailClientOptions {
   readonly backoff?: BackoffOptions
   /** Credit window per subscription, in events. */
   readonly window?: number
-  onStatus?(status: LiveStatus, detail?: string): void
-  onError?(error: StreamError & { sub?: string }): void
 }
 
 /** The sessions list as a watcher keeps it: the whole list on every (re)connect, then what changed. */
@@ -131,8 +135,16 @@ export class TailClient {
   // Events/s over a sliding window of one-second buckets.
   private readonly rate: Array<{ t: number; n: number }> = []
 
+  private listener: ConnectionListener
+
   constructor(private readonly options: TailClientOptions) {
     this.backoff = new Backoff(options.backoff)
+    this.listener = options
+  }
+
+  /** Hear the connection's status and errors from now on (a client made before its owner: the page's entry). */
+  listen(listener: ConnectionListener): void {
+    this.listener = listener
   }
 
   get status(): LiveStatus {
@@ -209,7 +221,7 @@ export class TailClient {
     const error: StreamError = { code: 'bad-request', message: `not subscribed: ${problem}`, fatal: true }
     queueMicrotask(() => {
       handlers.onError?.(error)
-      this.options.onError?.({ ...error, sub })
+      this.listener.onError?.({ ...error, sub })
     })
     return { sub, lastSeq: -1, epoch: null, unsubscribe: () => undefined }
   }
@@ -222,7 +234,7 @@ export class TailClient {
   private setStatus(status: LiveStatus, detail?: string): void {
     if (this.statusValue === status) return
     this.statusValue = status
-    this.options.onStatus?.(status, detail)
+    this.listener.onStatus?.(status, detail)
   }
 
   private open(): void {
@@ -309,85 +321,85 @@ export class TailClient {
     this.sendSubscribe(state, state.lastSeq + 1)
   }
 
+  /**
+   * What the client does with each server message: one handler per type, typed by the `ServerMessage` union (like
+   * the worker's query table), so a message added to dsh-viewer.v1 without a handler fails to compile.
+   */
+  private readonly handlers: { readonly [T in ServerMessage['type']]: (message: Extract<ServerMessage, { type: T }>) => void } = {
+    welcome: (message) => this.onWelcome(message),
+    sessions: (message) => {
+      const watch = this.watches.get(message.req)
+      if (watch !== undefined) return watch.onList(message.items, message.scan ?? null, message.roots ?? [])
+      const pending = this.lists.get(message.req)
+      this.lists.delete(message.req)
+      pending?.resolve(message.items)
+    },
+    'sessions-changed': (message) =>
+      this.watches.get(message.req)?.onChange(message.items, message.removed, message.scan, message.roots),
+    snapshot: (message) => this.onSnapshot(message),
+    append: (message) => this.onAppend(message),
+    live: (message) => {
+      const s = this.subs.get(message.sub)
+      if (s === undefined || s.syncing) return
+      s.caughtUp = true
+      this.setStatus('live')
+      s.handlers.onLive?.(message.lastSeq)
+    },
+    reset: (message) => {
+      const s = this.subs.get(message.sub)
+      if (s === undefined) return
+      s.epoch = null
+      s.lastSeq = -1
+      s.syncing = true
+      this.setStatus('reset', message.reason)
+      s.handlers.onReset(message.reason)
+    },
+    status: (message) => this.subs.get(message.sub)?.handlers.onWriterStatus?.(message),
+    ping: (message) => {
+      this.send({ type: 'pong', t: message.t })
+      // Messages arrive in order, so by now every append the server counted must have been applied.
+      for (const [sub, seq] of Object.entries(message.subs)) {
+        const s = this.subs.get(sub)
+        if (s !== undefined && !s.syncing && seq > s.lastSeq) this.resync(s)
+      }
+    },
+    pong: () => undefined,
+    error: (message) => this.onError(message),
+  }
+
   private onMessage(message: ServerMessage): void {
-    switch (message.type) {
-      case 'welcome': {
-        this.welcomed = true
-        this.backoff.reset()
-        this.heartbeatMs = message.heartbeatMs
-        clearInterval(this.pingTimer)
-        this.pingTimer = setInterval(() => this.beat(), this.heartbeatMs)
-        this.setStatus('connected')
-        for (const s of this.subs.values()) if (s.epoch === null) this.sendSubscribe(s)
-        for (const req of this.lists.keys()) this.send({ type: 'list', req })
-        for (const req of this.watches.keys()) this.send({ type: 'watch-sessions', req })
-        return
-      }
-      case 'sessions': {
-        const watch = this.watches.get(message.req)
-        if (watch !== undefined) return watch.onList(message.items, message.scan ?? null, message.roots ?? [])
-        const pending = this.lists.get(message.req)
-        this.lists.delete(message.req)
-        pending?.resolve(message.items)
-        return
-      }
-      case 'sessions-changed':
-        this.watches.get(message.req)?.onChange(message.items, message.removed, message.scan, message.roots)
-        return
-      case 'snapshot':
-        return this.onSnapshot(message)
-      case 'append':
-        return this.onAppend(message)
-      case 'live': {
-        const s = this.subs.get(message.sub)
-        if (s === undefined || s.syncing) return
-        s.caughtUp = true
-        this.setStatus('live')
-        s.handlers.onLive?.(message.lastSeq)
-        return
-      }
-      case 'reset': {
-        const s = this.subs.get(message.sub)
-        if (s === undefined) return
-        s.epoch = null
-        s.lastSeq = -1
-        s.syncing = true
-        this.setStatus('reset', message.reason)
-        s.handlers.onReset(message.reason)
-        return
-      }
-      case 'status':
-        this.subs.get(message.sub)?.handlers.onWriterStatus?.(message)
-        return
-      case 'ping': {
-        this.send({ type: 'pong', t: message.t })
-        // Messages arrive in order, so by now every append the server counted must have been applied.
-        for (const [sub, seq] of Object.entries(message.subs)) {
-          const s = this.subs.get(sub)
-          if (s !== undefined && !s.syncing && seq > s.lastSeq) this.resync(s)
-        }
-        return
-      }
-      case 'pong':
-        return
-      case 'error': {
-        const s = message.sub === undefined ? undefined : this.subs.get(message.sub)
-        const error: StreamError = {
-          code: message.code,
-          message: message.message,
-          fatal: message.fatal,
-          ...(message.line === undefined ? {} : { line: message.line }),
-          ...(message.offset === undefined ? {} : { offset: message.offset }),
-          ...(message.diagnostic === undefined ? {} : { diagnostic: message.diagnostic }),
-        }
-        if (s !== undefined) s.handlers.onError?.(error)
-        this.options.onError?.({ ...error, ...(message.sub === undefined ? {} : { sub: message.sub }) })
-        if (message.req !== undefined) {
-          this.lists.get(message.req)?.reject(new Error(message.message))
-          this.lists.delete(message.req)
-        }
-        return
-      }
+    // The table is keyed by the message's own type, so this handler takes exactly this message.
+    const handler = this.handlers[message.type] as (message: ServerMessage) => void
+    handler(message)
+  }
+
+  private onWelcome(message: Extract<ServerMessage, { type: 'welcome' }>): void {
+    this.welcomed = true
+    this.backoff.reset()
+    this.heartbeatMs = message.heartbeatMs
+    clearInterval(this.pingTimer)
+    this.pingTimer = setInterval(() => this.beat(), this.heartbeatMs)
+    this.setStatus('connected')
+    for (const s of this.subs.values()) if (s.epoch === null) this.sendSubscribe(s)
+    for (const req of this.lists.keys()) this.send({ type: 'list', req })
+    for (const req of this.watches.keys()) this.send({ type: 'watch-sessions', req })
+  }
+
+  private onError(message: Extract<ServerMessage, { type: 'error' }>): void {
+    const s = message.sub === undefined ? undefined : this.subs.get(message.sub)
+    const error: StreamError = {
+      code: message.code,
+      message: message.message,
+      fatal: message.fatal,
+      ...(message.line === undefined ? {} : { line: message.line }),
+      ...(message.offset === undefined ? {} : { offset: message.offset }),
+      ...(message.diagnostic === undefined ? {} : { diagnostic: message.diagnostic }),
+    }
+    if (s !== undefined) s.handlers.onError?.(error)
+    this.listener.onError?.({ ...error, ...(message.sub === undefined ? {} : { sub: message.sub }) })
+    if (message.req !== undefined) {
+      this.lists.get(message.req)?.reject(new Error(message.message))
+      this.lists.delete(message.req)
     }
   }
 

@@ -35,3 +35,12 @@ export interface BundleResult {
   /** Inputs that are not session logs (or could not be read), with why. */
   readonly skipped: ReadonlyArray<{ readonly path: string; readonly why: string }>
 }
+
+/**
+ * What the page may ask the lineage worker: scan sources for the sessions tree. The store holds one (the entry makes
+ * it: worker/lineage-client.ts); tests give their own.
+ */
+export interface LineageClient {
+  /** Scan `sources`; `progress` as files are read. Rejects with the worker's message when the scan fails. */
+  scan(sources: readonly BundleSource[], progress: (done: number, total: number) => void): Promise<BundleResult>
+}

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { generatePreset, toJsonl } from '../generate/index.ts'
 import { OpenLog } from '../view/open-log.ts'
 import { indexOfSeqInSummary } from './log-summary.ts'
+import { indexOfSeq } from '../view/cursor-query.ts'
 
 async function open(text: string): Promise<OpenLog> {
   const log = await OpenLog.create()
@@ -35,7 +36,7 @@ describe('indexOfSeqInSummary', () => {
     const summary = valid.summary()
     expect(summary.seqIsIndex).toBe(true)
     for (const seq of [-2, -1, 0, 1, summary.length - 1, summary.length, summary.length + 1]) {
-      expect(indexOfSeqInSummary(summary, seq)).toBe(valid.indexOfSeq(seq))
+      expect(indexOfSeqInSummary(summary, seq)).toBe(indexOfSeq(valid, seq))
     }
     const header = '{"type":"session","version":0,"id":"s","createdAt":0}'
     const event = (seq: number) => `{"type":"turn/start","seq":${seq},"time":0,"data":{"turn":1}}`

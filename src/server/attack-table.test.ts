@@ -6,24 +6,25 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdir, symlink, writeFile } from 'node:fs/promises'
-import { request } from 'node:http'
 import type { Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { WebSocket } from 'ws'
-import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX, type ServerMessage } from '../live/protocol.ts'
+import type { WebSocket } from 'ws'
+import { PROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from '../live/protocol.ts'
+import {
+  connectTo,
+  httpRequest,
+  refusedSubscribe,
+  tableCells,
+  upgrade,
+  type Client,
+  type HttpObserved,
+  type Observed,
+} from '../test-support/attack-kit.ts'
 import { ATTACKS, TABLE_END, TABLE_START, renderAttackTable, type Answer } from './attack-table.ts'
 import { startLensServer, type LensServer } from './lens-server.ts'
-import { cookieName, cookieValue } from './request-trust.ts'
-import { headerText, sessionPath, tempRoot, waitFor } from './live-test-kit.ts'
-
-/** What was observed, in the table's terms; `says` is the message text the answer carried. */
-type HttpObserved = { kind: 'http'; status: number; says: string }
-type Observed =
-  | HttpObserved
-  | { kind: 'close'; code: number; reason: string; error?: string; says: string }
-  | { kind: 'error'; error: string; says: string }
-  | { kind: 'terminate'; says: string }
+import { cookieName, cookieValue } from './http/request-trust.ts'
+import { headerText, sessionPath, tempRoot, waitFor } from '../test-support/live-test-kit.ts'
 
 const exercised = new Set<string>()
 
@@ -71,91 +72,9 @@ afterAll(async () => {
   expect([...exercised].sort()).toStrictEqual(ATTACKS.map((a) => a.id).sort())
 })
 
-function upgrade(
-  target: LensServer,
-  url: string,
-  options: { protocols?: string[]; headers?: Record<string, string> } = {},
-): Promise<HttpObserved & { ws?: WebSocket }> {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(url, options.protocols ?? [PROTOCOL], { headers: options.headers ?? {} })
-    ws.on('open', () => resolve({ kind: 'http', status: 101, says: '', ws }))
-    ws.on('unexpected-response', (_req, res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (body += c))
-      res.on('end', () => resolve({ kind: 'http', status: res.statusCode ?? 0, says: body }))
-    })
-    ws.on('error', (e) => resolve({ kind: 'http', status: -1, says: e.message }))
-    void target
-  })
-}
-
-function httpGet(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<HttpObserved> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers, method }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (c: string) => (body += c))
-      res.on('end', () => resolve({ kind: 'http', status: res.statusCode ?? 0, says: body }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
-
-interface Client {
-  readonly ws: WebSocket
-  readonly seen: ServerMessage[]
-  send(m: unknown): void
-  next(pred: (m: ServerMessage) => boolean): Promise<ServerMessage>
-  /** The close that ends this socket, with the last error frame before it. */
-  closed(): Promise<Observed>
-}
-
-async function connect(target: LensServer = server, hello = true): Promise<Client> {
-  const ws = new WebSocket(`${target.streamUrl}?token=${target.token}`, [PROTOCOL])
-  const seen: ServerMessage[] = []
-  ws.on('message', (data) => seen.push(JSON.parse(data.toString()) as ServerMessage))
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-  )
-  await new Promise((resolve) => ws.once('open', resolve))
-  const client: Client = {
-    ws,
-    seen,
-    send: (m) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
-    async next(pred) {
-      await waitFor('a matching message', () => seen.some(pred), 10_000)
-      return seen.find(pred) as ServerMessage
-    },
-    async closed() {
-      const { code, reason } = await closed
-      const error = [...seen].reverse().find((m) => m.type === 'error')
-      if (error === undefined || error.type !== 'error') {
-        const incident = target.incidents().at(-1)?.what ?? ''
-        return { kind: 'close', code, reason, says: incident }
-      }
-      return { kind: 'close', code, reason, error: error.code, says: error.message }
-    },
-  }
-  if (hello) {
-    client.send({ type: 'hello', protocol: 1 })
-    await client.next((m) => m.type === 'welcome')
-  }
-  return client
-}
-
-/** A subscribe that must be refused without closing: the non-fatal error, then the socket still answers a ping. */
-async function refusedSubscribe(c: Client, sub: string, source: Record<string, unknown>): Promise<Observed> {
-  c.send({ type: 'subscribe', sub, source: { kind: 'file', ...source } })
-  const reply = await c.next((m) => m.type === 'error' && m.sub === sub)
-  if (reply.type !== 'error') throw new Error('unreachable')
-  expect(reply.fatal).toBe(false)
-  const t = Math.random()
-  c.send({ type: 'ping', t })
-  await c.next((m) => m.type === 'pong' && m.t === t)
-  return { kind: 'error', error: reply.code, says: reply.message }
-}
+const httpGet = (path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<HttpObserved> =>
+  httpRequest(server.port, path, headers, method)
+const connect = (target: LensServer = server, hello = true): Promise<Client> => connectTo(target, hello)
 
 describe('who may connect', () => {
   const authed = (): string => `${server.streamUrl}?token=${server.token}`
@@ -366,19 +285,6 @@ describe('what may be held', () => {
     }
   })
 })
-
-/** The table rows in SECURITY.md, as cell lists (whitespace from Prettier's column padding removed). */
-function tableCells(markdown: string): string[][] {
-  return markdown
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|[\s-|]+\|$/.test(line))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split(' | ')
-        .map((cell) => cell.trim()),
-    )
-}
 
 test('SECURITY.md quotes the attack table exactly', () => {
   const doc = readFileSync(new URL('../../SECURITY.md', import.meta.url), 'utf8')

@@ -1,36 +1,30 @@
 /**
- * The companion server as one object: node:http for the viewer's static files, a `ws` server (noServer) for
- * `/v1/stream` upgrades that pass the trust checks, and the shared tail registry. Used by `serve` and tests.
+ * The companion server as one object, composed from its rooms: the catalog (the sessions below the served paths),
+ * the file tails, the dsh web host when attached, the stream (a `/v1/stream` connection per page) and http (the
+ * listener's trust fence, sign-in and static files). Used by `dsh-lens serve`, `dsh-lens [open]`, the bench and tests.
  */
 
 import { randomBytes } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { networkInterfaces } from 'node:os'
-import type { Duplex } from 'node:stream'
+import { createServer } from 'node:http'
 import { WebSocketServer } from 'ws'
 import { loadContentChecksum } from '../core/index.ts'
 import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
+import type { BackoffOptions } from '../live/backoff.ts'
+import { readLogHeader } from './catalog/log-header.ts'
+import { SessionCatalog } from './catalog/session-catalog.ts'
 import { DshWebUpstream } from './dsh-web/dsh-web-upstream.ts'
 import { MergedSessions } from './dsh-web/merged-sessions.ts'
-import type { BackoffOptions } from '../live/backoff.ts'
+import { extraHostsFor, listenWithFallback, originOf } from './http/listen.ts'
+import { pageRequestHandler } from './http/page-requests.ts'
+import { newToken, selectProtocol, type TrustPolicy } from './http/request-trust.ts'
+import { streamUpgradeHandler } from './http/stream-upgrades.ts'
 import { PathGuard } from './path-guard.ts'
-import {
-  checkHost,
-  checkStreamUpgrade,
-  isToken,
-  newToken,
-  selectProtocol,
-  signInCookie,
-  signedIn,
-  type TrustPolicy,
-} from './request-trust.ts'
-import { readLogHeader } from './log-header.ts'
-import { SessionCatalog } from './session-catalog.ts'
-import { serveStatic } from './static-files.ts'
-import { StreamConnection, WS_MAX_PAYLOAD_BYTES, type ConnectionStats } from './stream-connection.ts'
-import type { SessionTail } from './session-tail.ts'
-import { TailRegistry } from './tail-registry.ts'
+import { FileSources, HostAndFileSources } from './stream/session-sources.ts'
+import { StreamConnection, type ConnectionStats } from './stream/stream-connection.ts'
+import { WS_MAX_PAYLOAD_BYTES, type StreamContext } from './stream/stream-context.ts'
+import type { SessionTail } from './tail/session-tail.ts'
+import { TailRegistry } from './tail/tail-registry.ts'
 
 export interface LensServerOptions {
   /** Session files, session directories or sessions roots to serve (read-only). */
@@ -108,59 +102,6 @@ export interface LensServer {
   close(): Promise<void>
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  429: 'Too Many Requests',
-}
-
-function refuse(socket: Duplex, status: number, message: string): void {
-  const reason = STATUS_TEXT[status] ?? 'Bad Request'
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${message}\n`)
-}
-
-/** Names besides loopback that may appear in Host/Origin: the explicit bind address, or every local address for a wildcard. */
-function extraHostsFor(host: string): string[] {
-  if (host === '127.0.0.1' || host === 'localhost' || host === '::1') return []
-  if (host !== '0.0.0.0' && host !== '::') return [host]
-  return Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address))
-}
-
-/**
- * The built index.html marked as served by this server: the page then opens the sessions home (or `?session=`)
- * instead of the demo, and knows whether the browser is signed in (the cookie itself is HttpOnly: no script sees it).
- */
-export function servedIndex(html: string, isSignedIn: boolean): string {
-  const meta = `<meta name="dsh-lens-served" content="${isSignedIn ? 'signed-in' : 'signed-out'}">`
-  if (/<head>/i.test(html)) return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`)
-  return html.replace(/^(<!doctype html>)?/i, (doctype) => `${doctype}${meta}`)
-}
-
-/** Listen on `port`, or the next free one of `attempts` ports from it when it is taken (EADDRINUSE only). */
-async function listenWithFallback(server: Server, host: string, port: number, attempts: number): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(port === 0 ? 0 : port + i, host, () => {
-          server.off('error', reject)
-          resolve()
-        })
-      })
-      return
-    } catch (error) {
-      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-      if (!taken || port === 0 || i + 1 >= attempts || port + i + 1 > 65535) throw error
-    }
-  }
-}
-
-function formatHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host
-}
-
 export async function startLensServer(options: LensServerOptions): Promise<LensServer> {
   const host = options.host ?? '127.0.0.1'
   const token = options.token ?? newToken()
@@ -201,8 +142,6 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     if (incidents.length > 200) incidents.shift()
     options.log?.(`${new Date().toISOString()} ${peer} ${what}`)
   }
-  const maxPerPeer = options.maxConnectionsPerPeer ?? 16
-  const perPeer = new Map<string, number>()
   const upstream =
     options.dsh === undefined
       ? undefined
@@ -219,12 +158,10 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
           },
           note: (what) => note(options.dsh?.url.host ?? 'dsh-web', what),
         })
-  const ctx = {
-    registry,
-    catalog,
-    guard,
-    upstream,
-    merged: upstream === undefined ? undefined : new MergedSessions(catalog, upstream),
+  const files = new FileSources(catalog, guard, registry)
+  const ctx: StreamContext = {
+    // With a dsh web host the connections list and follow its sessions too: decided here, once.
+    sources: upstream === undefined ? files : new HostAndFileSources(files, upstream, new MergedSessions(catalog, upstream)),
     limits: {
       highWaterBytes: options.highWaterBytes ?? 8 * 1024 * 1024,
       maxBatchEvents: options.maxBatchEvents ?? 500,
@@ -250,89 +187,36 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
   })
   // Set once the port is known (before any request can arrive): the policy names exactly this server's stream.
   const csp: { header?: string } = {}
-  const server: Server = createServer((req, res) => {
-    const verdict = checkHost(req, policy)
-    if (!verdict.ok) {
-      res.writeHead(verdict.status, { 'content-type': 'text/plain; charset=utf-8' })
-      res.end(verdict.message + '\n')
-      return
-    }
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    if (url.pathname === STREAM_PATH) {
-      res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' })
-      res.end(`${STREAM_PATH} is a WebSocket endpoint\n`)
-      return
-    }
-    // The printed URL's one use of the token: sign the browser in and send it to the same page without the token.
-    // (`?ws=…&token=…`, the Connect flow's URL, keeps its token in the page as before.)
-    const presented = url.searchParams.get('token')
-    if (
-      url.pathname === '/' &&
-      presented !== null &&
-      !url.searchParams.has('ws') &&
-      (req.method === 'GET' || req.method === 'HEAD')
-    ) {
-      if (!isToken(presented, policy)) {
-        note(req.socket.remoteAddress ?? 'unknown', 'refused 401: wrong token in the page URL')
-        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
-        res.end('wrong token: open the URL dsh-lens printed\n')
-        return
-      }
-      url.searchParams.delete('token')
-      res.writeHead(303, {
-        location: `/${url.search}`,
-        'set-cookie': signInCookie(policy.port, token),
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-      })
-      res.end()
-      return
-    }
-    const served = options.sessionsHome === true ? (html: string): string => servedIndex(html, signedIn(req, policy)) : undefined
-    serveStatic(req, res, distDir, distGuard, csp.header, served).catch(() => {
-      if (!res.headersSent) res.writeHead(500)
-      res.end()
-    })
-  })
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy())
-    const peer = req.socket.remoteAddress ?? 'unknown'
-    const deny = (status: number, message: string): void => {
-      note(peer, `refused ${status}: ${message}`)
-      refuse(socket, status, message)
-    }
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== STREAM_PATH)
-      return deny(404, `no WebSocket endpoint here; use ${STREAM_PATH}`)
-    const verdict = checkStreamUpgrade(req, policy)
-    if (!verdict.ok) return deny(verdict.status, verdict.message)
-    const open = perPeer.get(peer) ?? 0
-    if (open >= maxPerPeer) return deny(429, `too many connections from ${peer} (limit ${maxPerPeer})`)
-    // Counted from here, before the handshake completes, so a burst of upgrades cannot slip past the limit.
-    perPeer.set(peer, open + 1)
-    let counted = true
-    const uncount = (): void => {
-      if (!counted) return
-      counted = false
-      const n = (perPeer.get(peer) ?? 1) - 1
-      if (n <= 0) perPeer.delete(peer)
-      else perPeer.set(peer, n)
-    }
-    socket.once('close', uncount)
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection = new StreamConnection(ws, ctx, peer)
-      connections.add(connection)
-      ws.on('close', () => {
-        connections.delete(connection)
-        uncount()
-      })
-    })
-  })
+  const server = createServer(
+    pageRequestHandler({
+      policy,
+      sessionsHome: options.sessionsHome === true,
+      distDir,
+      distGuard,
+      contentSecurityPolicy: () => csp.header,
+      note,
+    }),
+  )
+  server.on(
+    'upgrade',
+    streamUpgradeHandler({
+      policy,
+      wss,
+      maxPerPeer: options.maxConnectionsPerPeer ?? 16,
+      note,
+      accept: (ws, peer) => {
+        const connection = new StreamConnection(ws, ctx, peer)
+        connections.add(connection)
+        ws.on('close', () => connections.delete(connection))
+      },
+    }),
+  )
 
   await listenWithFallback(server, host, options.port ?? 0, options.portAttempts ?? 1)
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : 0
   policy.port = port
-  const origin = `http://${formatHost(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host)}:${port}`
+  const origin = originOf(host, port)
   const streamUrl = `${origin.replace(/^http/, 'ws')}${STREAM_PATH}`
   // `:` and `/` are legal in a query, so the stream URL stays readable; the token is base64url.
   const viewerUrl = `${origin}/?ws=${streamUrl}&token=${token}`

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { open, readFile, rm } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LineSplitter, ZstdContainer, hasZstdMagic, loadContentChecksum } from '../core/index.ts'
-import { sessionPath, tempRoot } from '../server/live-test-kit.ts'
+import { sessionPath, tempRoot } from '../test-support/live-test-kit.ts'
 import { lineEvents, SeqLedger } from './event-hashes.ts'
 import { StalledReader } from './soak-clients.ts'
 

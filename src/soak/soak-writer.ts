@@ -8,7 +8,7 @@
 import { open } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { batchText, headerLine, recordEventCount, streamSession } from '../generate/index.ts'
-import { zstdFrameAsync } from '../server/live-test-kit.ts'
+import { zstdFrameAsync } from '../test-support/live-test-kit.ts'
 
 const [path, rateArg, secondsArg, encoding = 'zstd', id = 'session-soak', seedArg = '1'] = process.argv.slice(2)
 if (path === undefined || rateArg === undefined || secondsArg === undefined) {

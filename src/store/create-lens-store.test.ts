@@ -26,7 +26,7 @@ function until(store: LensStore, predicate: (s: LensState) => boolean, timeoutMs
 
 describe('createLensStore', () => {
   it('loads a File and opens on the last event', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     store.getState().loadFile(new File([HEADER + user(0) + user(1) + user(2)], 'three.jsonl'))
     expect(store.getState().loadState).toBe('loading')
     const s = await until(store, (s) => s.loadState === 'ready' && s.snapshot !== null)
@@ -44,7 +44,7 @@ describe('createLensStore', () => {
       asked.push(type)
       return query(type, args)
     }) as typeof client.query
-    const store = createLensStore(client)
+    const store = createLensStore({ lens: client })
     // Right after the store handled the first summary (its listener runs before this one), the cursor's snapshot
     // is there too: no query was answered in between.
     let snapshotWithSummary: boolean | null = null
@@ -69,7 +69,7 @@ describe('createLensStore', () => {
   })
 
   it('fetches again the last row a later summary dropped, even when the log did not grow past it', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     const feed = store.getState().startLiveFeed('live')
     feed.append(HEADER + user(0) + user(1))
     await until(store, (s) => s.summary?.length === 2 && s.snapshot?.index === 1)
@@ -84,7 +84,7 @@ describe('createLensStore', () => {
   })
 
   it('follows the end of a live feed while the cursor sits there, and stays put otherwise', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     const feed = store.getState().startLiveFeed('live')
     feed.append(HEADER + user(0))
     feed.append(user(1))
@@ -104,7 +104,7 @@ describe('createLensStore', () => {
   })
 
   it('drops an open lifespan from the row cache when a live replace shadows it, and fetches it again', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     const feed = store.getState().startLiveFeed('live')
     feed.append(HEADER + user(0) + user(1) + user(2))
     await until(store, (s) => s.summary?.length === 3 && s.snapshot?.index === 2)
@@ -128,7 +128,7 @@ describe('createLensStore', () => {
   })
 
   it('publishes only the snapshot for the latest cursor of a burst', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     let text = HEADER
     for (let i = 0; i < 200; i++) text += user(i)
     store.getState().loadFile(new File([text], 'many.jsonl'))
@@ -146,7 +146,7 @@ describe('createLensStore', () => {
   })
 
   it('a second load replaces the first and clears selection and cache', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     store.getState().loadFile(new File([HEADER + user(0) + user(1)], 'a.jsonl'))
     await until(store, (s) => s.loadState === 'ready' && s.snapshot !== null)
     store.getState().select(1, 'transcript')
@@ -160,7 +160,7 @@ describe('createLensStore', () => {
   })
 
   it('cancelling a file load keeps what parsed and says so', async () => {
-    const store = createLensStore(createInThreadClient())
+    const store = createLensStore({ lens: createInThreadClient() })
     let text = HEADER
     for (let i = 0; i < 60_000; i++) text += user(i)
     store.getState().loadFile(new File([text], 'big.jsonl'))

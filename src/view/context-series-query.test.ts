@@ -25,6 +25,9 @@ import type { ContextSeriesAnswer } from '../protocol/context-series.ts'
 import { createInThreadClient } from '../worker/in-thread-client.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
+import { ContextSeriesQueries } from './context-series-query.ts'
+
+const kept = new ContextSeriesQueries()
 
 // The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
 const DEMO = Buffer.from(demoSessionJsonl())
@@ -181,24 +184,24 @@ describe('context-series query on a growing log', () => {
     const session = await OpenLog.create()
     session.begin('demo.jsonl', null)
     session.push(DEMO.subarray(0, 3000))
-    const series = session.contextSeries()
+    const series = kept.series(session.lensLog)
     const first = series.events
     expect(first).toBe(session.lensLog.length)
     expect(first).toBeGreaterThan(0)
     session.push(DEMO.subarray(3000, 30_000))
     // Pushes leave it alone (the load path does not pay for the chart); the next query extends the same object.
     expect(series.events).toBe(first)
-    expect(session.contextSeries()).toBe(series)
+    expect(kept.series(session.lensLog)).toBe(series)
     expect(series.events).toBe(session.lensLog.length)
     expect(series.events).toBeGreaterThan(first)
     session.push(DEMO.subarray(30_000))
     session.finish()
-    expect(session.contextSeries()).toBe(series)
+    expect(kept.series(session.lensLog)).toBe(series)
     const scratch = fromScratch(DEMO, 100_000)
     expect(plain(downsampleContext(series, 100_000))).toStrictEqual(plain(scratch))
     session.begin('other.jsonl', null)
-    expect(session.contextSeries()).not.toBe(series)
-    expect(session.contextSeries().events).toBe(0)
+    expect(kept.series(session.lensLog)).not.toBe(series)
+    expect(kept.series(session.lensLog).events).toBe(0)
   })
 })
 
@@ -208,14 +211,14 @@ describe('a time-boxed build', () => {
     session.begin('demo.jsonl', null)
     const once = fromScratch(DEMO, 100_000)
     // Asked before any byte: an empty series, caught up with an empty log.
-    expect(session.contextSeries(0).caughtUp(session.lensLog)).toBe(true)
+    expect(kept.series(session.lensLog, 0).caughtUp(session.lensLog)).toBe(true)
     session.push(DEMO)
     session.finish()
     const nodes = session.lensLog.fold.timeline.nodeCount
     const seen: number[] = []
     let calls = 0
     for (;;) {
-      const series = session.contextSeries(0)
+      const series = kept.series(session.lensLog, 0)
       calls++
       seen.push(series.events)
       if (series.caughtUp(session.lensLog)) break
@@ -226,7 +229,7 @@ describe('a time-boxed build', () => {
     expect(seen).toStrictEqual([...seen].sort((a, b) => a - b))
     expect(seen[0]).toBe(session.lensLog.fold.timeline.indexOf(1))
     expect(seen.at(-1)).toBe(session.lensLog.length)
-    expect(plain(downsampleContext(session.contextSeries(0), 100_000))).toStrictEqual(plain(once))
+    expect(plain(downsampleContext(kept.series(session.lensLog, 0), 100_000))).toStrictEqual(plain(once))
   })
 })
 

@@ -7,6 +7,9 @@ import { countHidden } from '../core/text/hidden-chars.ts'
 import { FIXTURE_DIR, fixturesAvailable } from '../test-support/shared-fixtures.ts'
 import { OpenLog } from './open-log.ts'
 import { RAW_JSON_MAX_CHARS } from '../protocol/event-views.ts'
+import { DetailQueries } from './detail-query.ts'
+
+const details = new DetailQueries()
 
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":0,"delegationDepth":0}'
 
@@ -31,12 +34,12 @@ async function sessionOf(lines: string[]): Promise<OpenLog> {
 
 /** Read the whole text back the way the inspector does: the detail's first part, then `detail-text` pieces. */
 function readAll(session: OpenLog, index: number, step: number, fromDetail = true): { text: string; ends: number[] } {
-  const detail = session.detail(index, index)
+  const detail = details.detail(session, index, index)
   let text = fromDetail ? (detail?.rawJson ?? '') : ''
   const ends = [text.length]
   const total = detail?.rawJsonInfo.total ?? 0
   while (text.length < total) {
-    const chunk = session.detailText(index, 'raw', text.length, step)
+    const chunk = details.detailText(session, index, 'raw', text.length, step)
     if (chunk === null || chunk.end === chunk.offset) throw new Error(`no progress at ${text.length}`)
     expect(chunk.offset).toBe(text.length)
     text += chunk.text
@@ -50,7 +53,7 @@ describe('detail-text', () => {
     const body = 'line of output \u202Eevil\u202C\u200B '.repeat(100_000)
     const session = await sessionOf([toolResultLine(body)])
     const expected = JSON.stringify(session.lensLog.event(0), null, 2)
-    const detail = session.detail(0, 0)
+    const detail = details.detail(session, 0, 0)
     expect(detail?.rawJson).toBe(expected.slice(0, RAW_JSON_MAX_CHARS))
     expect(detail?.rawJsonInfo.total).toBe(expected.length)
     expect(detail?.rawJsonInfo.hidden).toStrictEqual(countHidden(expected))
@@ -58,13 +61,13 @@ describe('detail-text', () => {
     expect(detail?.rawJsonInfo.hidden.invisible).toBe(100_000)
     expect(readAll(session, 0, 1024 * 1024).text).toBe(expected)
     // Copy and save take the whole value as a Blob made in the worker.
-    expect(await session.detailBlob(0, 'raw')?.text()).toBe(expected)
-    expect(session.detailBlob(0, 'disk')).toBeNull()
+    expect(await details.detailBlob(session, 0, 'raw')?.text()).toBe(expected)
+    expect(details.detailBlob(session, 0, 'disk')).toBeNull()
     // A piece past the end is empty, a negative offset is clamped; a missing event or on-disk shape is null.
-    expect(session.detailText(0, 'raw', expected.length + 5, 10)).toMatchObject({ text: '', offset: expected.length })
-    expect(session.detailText(0, 'raw', -3, 4)?.text).toBe(expected.slice(0, 4))
-    expect(session.detailText(1, 'raw', 0, 10)).toBeNull()
-    expect(session.detailText(0, 'disk', 0, 10)).toBeNull()
+    expect(details.detailText(session, 0, 'raw', expected.length + 5, 10)).toMatchObject({ text: '', offset: expected.length })
+    expect(details.detailText(session, 0, 'raw', -3, 4)?.text).toBe(expected.slice(0, 4))
+    expect(details.detailText(session, 1, 'raw', 0, 10)).toBeNull()
+    expect(details.detailText(session, 0, 'disk', 0, 10)).toBeNull()
     expect(detail?.onDiskJsonInfo).toBeNull()
   })
 
@@ -95,9 +98,9 @@ describe('detail-text', () => {
     session.begin('legacy.jsonl', bytes.length)
     session.push(bytes)
     session.finish()
-    const detail = session.detail(205, 205)
+    const detail = details.detail(session, 205, 205)
     const expected = JSON.stringify(session.lensLog.rawEvent(205), null, 2)
     expect(detail?.onDiskJsonInfo?.total).toBe(expected.length)
-    expect(session.detailText(205, 'disk', 10, 50)?.text).toBe(expected.slice(10, 60))
+    expect(details.detailText(session, 205, 'disk', 10, 50)?.text).toBe(expected.slice(10, 60))
   })
 })

@@ -5,6 +5,11 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { OpenLog } from './open-log.ts'
 import { TOO_DEEP_NOTE } from './safe-json.ts'
+import { stateAt } from './cursor-query.ts'
+import { summaries, transcriptRows } from './rows-query.ts'
+import { DetailQueries } from './detail-query.ts'
+
+const details = new DetailQueries()
 
 const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/dsh/', import.meta.url))
 const present = existsSync(FIXTURES)
@@ -42,7 +47,7 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
       expect(summary.firstViolation?.message).toBe(expected.foldError)
       return
     }
-    const state = session.stateAt(summary.length - 1)
+    const state = stateAt(session, summary.length - 1)
     expect(Array.from(state.surfaceSeqs)).toStrictEqual(expected.nodes)
     expect(
       summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs })),
@@ -54,33 +59,33 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
 
   it('answers cursor queries on the replace fixture: before and after the replace', async () => {
     const session = await load(readFileSync(`${FIXTURES}acp--agent-instructions--session.jsonl`))
-    const before = session.stateAt(16)
+    const before = stateAt(session, 16)
     expect(Array.from(before.surfaceSeqs)).toContain(5)
     expect(before.replacementCount).toBe(0)
-    const after = session.stateAt(17)
+    const after = stateAt(session, 17)
     expect(Array.from(after.surfaceSeqs)).not.toContain(5)
     expect(Array.from(after.surfaceSeqs)).toContain(17)
     expect(after.replacementCount).toBe(1)
 
-    const [shadowed] = session.summaries([5])
+    const [shadowed] = summaries(session, [5])
     expect(shadowed?.surface).toStrictEqual({ enteredIndex: 5, shadowedBySeq: 17, shadowedAtIndex: 17 })
-    const [replacement] = session.summaries([17])
+    const [replacement] = summaries(session, [17])
     expect(replacement?.kind).toBe('replacement')
     expect(replacement?.replace).toMatchObject({ start: 5, end: 5, kind: 'summary', shadowedCount: 1 })
 
     // Counterparts: the shadowed message points at the replacement once it landed, at itself before.
-    expect(session.detail(5, 44)?.surfaceCounterpart).toBe(17)
-    expect(session.detail(5, 16)?.surfaceCounterpart).toBe(5)
-    expect(session.detail(17, 44)?.transcriptCounterparts).toStrictEqual([5])
-    expect(session.detail(17, 44)?.replacement?.compactionId).toBe('workspace-context-fixture')
+    expect(details.detail(session, 5, 44)?.surfaceCounterpart).toBe(17)
+    expect(details.detail(session, 5, 16)?.surfaceCounterpart).toBe(5)
+    expect(details.detail(session, 17, 44)?.transcriptCounterparts).toStrictEqual([5])
+    expect(details.detail(session, 17, 44)?.replacement?.compactionId).toBe('workspace-context-fixture')
   })
 
   it('keeps chunk runs to one transcript row and lists message rows apart', async () => {
     const session = await load(readFileSync(`${FIXTURES}acp--bash-tool-turn--session.jsonl`))
     const last = session.summary().length - 1
-    const state = session.stateAt(last)
-    const all = session.transcriptRows('all', 0, state.allRowCount)
-    const messages = session.transcriptRows('messages', 0, state.messageRowCount)
+    const state = stateAt(session, last)
+    const all = transcriptRows(session, 'all', 0, state.allRowCount)
+    const messages = transcriptRows(session, 'messages', 0, state.messageRowCount)
     expect(messages.rows.every((r) => r.kind === 'message')).toBe(true)
     expect(all.rows.filter((r) => r.kind === 'chunk-run').every((r) => r.span >= 1)).toBe(true)
     expect(all.rows.reduce((n, r) => n + r.span, 0)).toBe(last + 1)
@@ -93,7 +98,7 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
     const session = await load(readFileSync(`${FIXTURES}web--code-mode-round--session.jsonl`))
     const summary = session.summary()
     expect(summary.upgradedEvents).toBeGreaterThan(0)
-    const detail = session.detail(205, summary.length - 1)
+    const detail = details.detail(session, 205, summary.length - 1)
     expect(detail?.summary.upgraded).toBe(true)
     expect(detail?.onDiskJson).not.toBeNull()
     expect(detail?.summary.role).toBe('assistant')
@@ -105,7 +110,7 @@ describe.skipIf(!present)('OpenLog on the real fixtures', () => {
       const plain = await load(readFileSync(FIXTURES + name.replace(/\.zstd$/, '')))
       const last = plain.summary().length - 1
       expect(zstd.summary().encoding).toBe('zstd')
-      expect(Array.from(zstd.stateAt(last).surfaceSeqs)).toStrictEqual(Array.from(plain.stateAt(last).surfaceSeqs))
+      expect(Array.from(stateAt(zstd, last).surfaceSeqs)).toStrictEqual(Array.from(stateAt(plain, last).surfaceSeqs))
     }
   })
 
@@ -132,7 +137,7 @@ describe('OpenLog without fixtures', () => {
     expect(await session.loadBlob(new Blob([text]), () => true)).toBe(true)
     session.finish()
     expect(session.summary().length).toBe(1)
-    expect(session.stateAt(99).index).toBe(0)
+    expect(stateAt(session, 99).index).toBe(0)
     session.begin('again.jsonl', text.length)
     expect(await session.loadBlob(new Blob([text]), () => false)).toBe(false)
     session.finish(true)
@@ -153,20 +158,20 @@ describe('OpenLog without fixtures', () => {
     session.push(new TextEncoder().encode(text))
     session.finish()
     expect(session.summary().length).toBe(2)
-    expect(() => session.summaries([0, 1])).not.toThrow()
+    expect(() => summaries(session, [0, 1])).not.toThrow()
     for (const index of [0, 1]) {
-      const detail = session.detail(index, 1)
+      const detail = details.detail(session, index, 1)
       expect(detail).not.toBeNull()
       expect(detail?.rawJson).toBe(TOO_DEEP_NOTE)
     }
-    expect(session.summaries([0])[0]?.text).toBe('hi')
+    expect(summaries(session, [0])[0]?.text).toBe('hi')
   })
 
   it('answers an empty log without throwing', async () => {
     const session = await OpenLog.create()
     session.begin('empty', 0)
     session.finish()
-    expect(session.stateAt(0)).toMatchObject({ index: -1, messageRowCount: 0 })
+    expect(stateAt(session, 0)).toMatchObject({ index: -1, messageRowCount: 0 })
     expect(session.summary().diagnosticCount).toBeGreaterThan(0)
   })
 })

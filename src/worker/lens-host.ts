@@ -6,6 +6,8 @@
 
 import { parseRequest, type LensRequest } from '../protocol/messages.ts'
 import { yieldToEventLoop } from '../platform/yield-to-event-loop.ts'
+import { ContextSeriesQueries } from '../view/context-series-query.ts'
+import { DetailQueries } from '../view/detail-query.ts'
 import { OpenLog, type OpenLogOptions } from '../view/open-log.ts'
 import { SearchQueries } from '../view/search-query.ts'
 import { TimeQueries } from '../view/time-queries.ts'
@@ -73,7 +75,13 @@ class LensHost {
     private readonly early: Map<number, EarlyFetch>,
   ) {
     this.reports = new LoadReports(log, post)
-    this.queries = { log, searches: new SearchQueries(), times: new TimeQueries() }
+    this.queries = {
+      log,
+      searches: new SearchQueries(),
+      times: new TimeQueries(),
+      details: new DetailQueries(),
+      series: new ContextSeriesQueries(),
+    }
   }
 
   handle(req: LensRequest): Promise<void> | void {

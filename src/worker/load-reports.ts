@@ -6,6 +6,7 @@
 
 import { PROTOCOL_VERSION, type LensResponse } from '../protocol/messages.ts'
 import type { OpenLog } from '../view/open-log.ts'
+import { firstWindow as firstWindowOf } from '../view/rows-query.ts'
 import type { Load } from './load.ts'
 
 /**
@@ -43,7 +44,7 @@ export class LoadReports {
     const summary = this.log.summary()
     // The first summary with events brings what the panes show first: the rows' and the cursor's queries would
     // otherwise wait behind the fold's next slice, twice over (state, then rows), before the first row is drawn.
-    const firstWindow = !load.windowSent && summary.length > 0 ? this.log.firstWindow(FIRST_WINDOW_ROWS) : undefined
+    const firstWindow = !load.windowSent && summary.length > 0 ? firstWindowOf(this.log, FIRST_WINDOW_ROWS) : undefined
     if (firstWindow !== undefined) {
       load.windowSent = true
       // The progress so far goes first (its throttle may have held back the first slice's): the first rows come

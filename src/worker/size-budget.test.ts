@@ -14,6 +14,11 @@ import { concatBytes as concat } from '../test-support/fuzz-kit.ts'
 import { DECODED_BYTES_BUDGET, OpenLog } from '../view/open-log.ts'
 import { createInThreadClient } from './in-thread-client.ts'
 import type { LogSummary } from '../protocol/log-summary.ts'
+import { stateAt } from '../view/cursor-query.ts'
+import { transcriptRows } from '../view/rows-query.ts'
+import { DetailQueries } from '../view/detail-query.ts'
+
+const details = new DetailQueries()
 
 const BUDGET = 10 * 1024
 const encoder = new TextEncoder()
@@ -46,7 +51,7 @@ function expectPrefixFold(s: OpenLog, text: string, budget = BUDGET): LogSummary
   const summary = s.summary()
   expect(summary.length).toBe(events.length)
   expect(summary.length).toBeGreaterThan(10)
-  expect(Array.from(s.stateAt(summary.length - 1).surfaceSeqs)).toStrictEqual(verdict.nodes)
+  expect(Array.from(stateAt(s, summary.length - 1).surfaceSeqs)).toStrictEqual(verdict.nodes)
   expect(
     summary.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs })),
   ).toStrictEqual(verdict.replacements)
@@ -85,9 +90,9 @@ describe('decoded-bytes budget', () => {
     expect(summary.sizeBudget?.inputBytes).toBe(summary.sizeBudget?.keptBytes)
     expect(s.lensLog.progress.plainBytes).toBeLessThanOrEqual(plain.length)
     // Every pane's query works on the prefix: rows, details.
-    const rows = s.transcriptRows('messages', 0, 1000)
+    const rows = transcriptRows(s, 'messages', 0, 1000)
     expect(rows.rows.length).toBeGreaterThan(0)
-    expect(s.detail(summary.length - 1, summary.length - 1)).not.toBeNull()
+    expect(details.detail(s, summary.length - 1, summary.length - 1)).not.toBeNull()
   })
 
   it('a budget falling exactly on a line end keeps that line', async () => {

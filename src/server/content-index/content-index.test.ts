@@ -5,65 +5,25 @@
  * damaged, foreign or old index rebuilt with one line; owner-only files; skipped files with their reason.
  */
 
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { grownEvents, PLANTED_AT, plantedEvents, writeSession, type PlantedSession } from '../../test-support/planted-home.ts'
-import { ContentIndex } from './content-index.ts'
-import type { SearchPage, SearchRequest } from './content-search.ts'
+import { ContentHome, findAll as find } from '../../test-support/content-home.ts'
+import { grownEvents, PLANTED_AT, plantedEvents, writeSession } from '../../test-support/planted-home.ts'
+import type { SearchRequest } from './content-search.ts'
 
-let dir = ''
-let root = ''
-let cacheDir = ''
-let notices: string[] = []
+let home: ContentHome
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'lens-content-index-'))
-  root = join(dir, 'home', 'sessions')
-  cacheDir = join(dir, 'cache', 'dsh-lens')
-  notices = []
+  home = new ContentHome()
 })
 
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true })
-})
-
-async function openIndex(): Promise<ContentIndex> {
-  return ContentIndex.open({ root, cacheDir, notice: (line) => notices.push(line) })
-}
-
-function hits(page: SearchPage): Array<{ session: string | null; seq: number; surface: string; shadowedBy: number | null }> {
-  if (!page.ok) throw new Error(page.message)
-  // Sessions in the index's order; hits within one by seq (their strength order is the ranking test's business).
-  return page.sessions.flatMap((s) =>
-    [...s.hits]
-      .sort((a, b) => a.seq - b.seq)
-      .map((h) => ({ session: s.id, seq: h.seq, surface: h.surface, shadowedBy: h.shadowedBy })),
-  )
-}
-
-function find(index: ContentIndex, request: SearchRequest): ReturnType<typeof hits> {
-  return hits(index.search({ hitsPerSession: 50, ...request }))
-}
-
-function twoSessions(): [PlantedSession, PlantedSession] {
-  return [
-    writeSession(root, { id: 'session-alpha', project: '/work/alpha', events: plantedEvents('alpha'), zstd: true }),
-    writeSession(root, {
-      id: 'session-beta',
-      project: '/work/beta-api',
-      events: plantedEvents('beta', 1_786_100_000_000),
-      createdAt: 1_786_100_000_000,
-    }),
-  ]
-}
+afterEach(() => home.remove())
 
 describe('planted phrases', () => {
   it('are found exactly at their seqs, with their surface class and the replacement that shadowed them', async () => {
-    twoSessions()
-    const index = await openIndex()
+    home.twoSessions()
+    const index = await home.openIndex()
     const report = await index.refresh()
     expect(report).toMatchObject({ upToDate: true, indexed: 2, appended: 0, removed: 0, skipped: [] })
     const shadowed = { surface: 'shadowed', shadowedBy: PLANTED_AT.summary }
@@ -89,8 +49,8 @@ describe('planted phrases', () => {
   })
 
   it('come with the hit fields find prints: turn, step, type, tool and a snippet around the match', async () => {
-    twoSessions()
-    const index = await openIndex()
+    home.twoSessions()
+    const index = await home.openIndex()
     await index.refresh()
     const page = index.search({ query: 'PLANTFAIL', project: 'alpha' })
     expect(page).toStrictEqual({
@@ -102,7 +62,7 @@ describe('planted phrases', () => {
           id: 'session-alpha',
           title: 'please fix the PLANTUSER csv parser (alpha)',
           project: '/work/alpha',
-          path: join(root, '--work-alpha--', 'session-alpha', 'session.jsonl.zstd'),
+          path: join(home.root, '--work-alpha--', 'session-alpha', 'session.jsonl.zstd'),
           hits: [
             {
               seq: PLANTED_AT.failedResult,
@@ -125,8 +85,8 @@ describe('planted phrases', () => {
   })
 
   it('are narrowed by project, time, type, tool, --failed and surface', async () => {
-    twoSessions()
-    const index = await openIndex()
+    home.twoSessions()
+    const index = await home.openIndex()
     await index.refresh()
     const seqs = (request: SearchRequest) => find(index, request).map((h) => `${h.session}:${h.seq}`)
     expect(seqs({ query: 'parser', project: '/work/alpha' })).toStrictEqual([
@@ -156,8 +116,8 @@ describe('planted phrases', () => {
   })
 
   it('are found by prefix with --prefix or a trailing *, and operators are text', async () => {
-    twoSessions()
-    const index = await openIndex()
+    home.twoSessions()
+    const index = await home.openIndex()
     await index.refresh()
     expect(find(index, { query: 'PLANTSUMM' })).toStrictEqual([])
     expect(find(index, { query: 'PLANTSUMM*' })).toHaveLength(2)
@@ -173,8 +133,8 @@ describe('planted phrases', () => {
   })
 
   it('page by session with a next token bound to the query', async () => {
-    twoSessions()
-    const index = await openIndex()
+    home.twoSessions()
+    const index = await home.openIndex()
     await index.refresh()
     const first = index.search({ query: 'parser', limit: 1 })
     if (!first.ok || first.next === null) throw new Error('expected a second page')
@@ -194,11 +154,11 @@ describe('keeping up with the files', () => {
   it('adds only a grown log’s new events, and reclassifies what a new replacement shadowed', async () => {
     // A running session: its second turn is still open when first indexed.
     const events = plantedEvents('live').slice(0, PLANTED_AT.summary + 2)
-    const session = writeSession(root, { id: 'session-live', project: '/work/live', events })
+    const session = writeSession(home.root, { id: 'session-live', project: '/work/live', events })
     for (const fresh of [false, true]) {
-      rmSync(cacheDir, { recursive: true, force: true })
-      writeSession(root, { id: 'session-live', project: '/work/live', events })
-      let index = await openIndex()
+      rmSync(home.cacheDir, { recursive: true, force: true })
+      writeSession(home.root, { id: 'session-live', project: '/work/live', events })
+      let index = await home.openIndex()
       await index.refresh()
       const before = index.status().documents
       expect(find(index, { query: 'PLANTSUMMARY' })).toMatchObject([{ seq: PLANTED_AT.summary, surface: 'current' }])
@@ -221,7 +181,7 @@ describe('keeping up with the files', () => {
       appendFileSync(session.path, grown.map((e) => JSON.stringify(e) + '\n').join(''))
       if (fresh) {
         index.close()
-        index = await openIndex()
+        index = await home.openIndex()
       }
       const report = await index.refresh()
       expect(report).toMatchObject({ indexed: 0, appended: 1, unchanged: 0 })
@@ -238,8 +198,8 @@ describe('keeping up with the files', () => {
   })
 
   it('indexes a log rewritten in place anew, and drops a deleted session', async () => {
-    const [alpha, beta] = twoSessions()
-    const index = await openIndex()
+    const [alpha, beta] = home.twoSessions()
+    const index = await home.openIndex()
     await index.refresh()
     // Same size and inode, other bytes: the seam no longer holds after it grows.
     const bytes = readFileSync(beta.path, 'utf8').replace('PLANTUSER', 'PLANTOTHR')
@@ -254,11 +214,11 @@ describe('keeping up with the files', () => {
   })
 
   it('lists a file that is no session log as skipped with its reason, and indexes the rest', async () => {
-    twoSessions()
-    const bad = join(root, '--work-gamma--', 'session-gamma', 'session.jsonl')
-    writeSession(root, { id: 'session-gamma', project: '/work/gamma', events: [] })
+    home.twoSessions()
+    const bad = join(home.root, '--work-gamma--', 'session-gamma', 'session.jsonl')
+    writeSession(home.root, { id: 'session-gamma', project: '/work/gamma', events: [] })
     writeFileSync(bad, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]))
-    const index = await openIndex()
+    const index = await home.openIndex()
     const report = await index.refresh()
     expect(report.skipped).toHaveLength(1)
     expect(report.skipped[0]?.path).toBe(bad)
@@ -268,80 +228,3 @@ describe('keeping up with the files', () => {
     index.close()
   })
 })
-
-describe('the index file', () => {
-  it('is owner-only, in the cache directory, with our application id and schema version', async () => {
-    twoSessions()
-    const index = await openIndex()
-    await index.refresh()
-    expect(index.path.startsWith(join(cacheDir, 'content-index'))).toBe(true)
-    expect(statSync(join(cacheDir, 'content-index')).mode & 0o777).toBe(0o700)
-    expect(statSync(index.path).mode & 0o777).toBe(0o600)
-    expect(statSync(`${index.path}-wal`).mode & 0o777).toBe(0o600)
-    index.close()
-    const db = new Database(index.path, { readonly: true })
-    expect([db.pragma('application_id', { simple: true }), db.pragma('user_version', { simple: true })]).toStrictEqual([
-      0x44534c49, 1,
-    ])
-    db.close()
-  })
-
-  it('is never written under the dsh home', async () => {
-    await expect(ContentIndex.open({ root, cacheDir: join(dir, 'home', 'cache') })).rejects.toThrow(/under the dsh home/)
-  })
-
-  for (const [what, damage] of [
-    ['damaged', (path: string) => writeFileSync(path, Buffer.alloc(8192, 0x5a))],
-    ['another program’s', (path: string) => writeOther(path, 0x12345678, 1)],
-    ['an older schema’s', (path: string) => writeOther(path, 0x44534c49, 0)],
-  ] as const) {
-    it(`is rebuilt with one line when it is ${what}`, async () => {
-      twoSessions()
-      let index = await openIndex()
-      await index.refresh()
-      const path = index.path
-      index.close()
-      for (const suffix of ['-wal', '-shm']) rmSync(path + suffix, { force: true })
-      damage(path)
-      index = await openIndex()
-      expect(notices).toHaveLength(1)
-      expect(notices[0]).toMatch(new RegExp(`^the content index at ${path} was rebuilt: it `))
-      await index.refresh()
-      expect(find(index, { query: 'PLANTUSER' })).toHaveLength(2)
-      index.close()
-    })
-  }
-
-  it('is rebuilt when a damaged page shows only while it is read', async () => {
-    twoSessions()
-    let index = await openIndex()
-    await index.refresh()
-    const path = index.path
-    index.close()
-    const db = new Database(path)
-    db.pragma('wal_checkpoint(TRUNCATE)')
-    db.close()
-    // Keep the header page (application id and version intact), ruin the rest.
-    const bytes = readFileSync(path)
-    bytes.fill(0xa5, 4096)
-    writeFileSync(path, bytes)
-    chmodSync(path, 0o600)
-    index = await openIndex()
-    expect(notices).toStrictEqual([])
-    const report = await index.refresh()
-    expect(report.upToDate).toBe(true)
-    expect(notices).toHaveLength(1)
-    expect(notices[0]).toMatch(/was rebuilt: it is damaged/)
-    expect(find(index, { query: 'PLANTUSER' })).toHaveLength(2)
-    index.close()
-  })
-})
-
-function writeOther(path: string, applicationId: number, version: number): void {
-  rmSync(path, { force: true })
-  const db = new Database(path)
-  db.exec('CREATE TABLE notes (body TEXT)')
-  db.pragma(`application_id = ${applicationId}`)
-  db.pragma(`user_version = ${version}`)
-  db.close()
-}

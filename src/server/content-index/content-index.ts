@@ -9,90 +9,20 @@
  * is committed whole, so a reader never sees half of one). A damaged index is rebuilt, never trusted.
  */
 
-import { chmodSync, mkdirSync, realpathSync } from 'node:fs'
-import { dirname, relative, resolve, sep } from 'node:path'
-import { loadContentChecksum, type ContentChecksum, type ContentDocument } from '../../core/index.ts'
-import { logsBelow } from '../log-discovery.ts'
+import { chmodSync, mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { loadContentChecksum, type ContentChecksum } from '../../core/index.ts'
+import { logsBelow } from '../catalog/log-discovery.ts'
 import { PathGuard } from '../path-guard.ts'
-import { IndexBusyError, indexPathFor, openIndexDb, SURFACE_CODE, type Db } from './content-db.ts'
-import { identityOf, readForIndex, sameFile, seamAt, type FileIdentity, type OpenLog } from './log-reading.ts'
+import { IndexBusyError, indexPathFor, SURFACE_CODE, type Db } from './content-db.ts'
+import * as rows from './file-rows.ts'
+import type { ContentIndexOptions, IndexStatus, RefreshOptions, RefreshReport, SkippedFile } from './index-api.ts'
+import { dshHomeOf, IndexPlaceError, isCorruption, isInside, openOrRebuild, realRoot } from './index-place.ts'
+import { identityOf, readForIndex, sameFile, type FileIdentity, type OpenLog } from './log-reading.ts'
 import { searchIndex, type SearchPage, type SearchRequest } from './content-search.ts'
 import { WriterLock } from './writer-lock.ts'
-import { open } from 'node:fs/promises'
 
-export interface ContentIndexOptions {
-  /** The sessions root (or a project or session directory, or one log): what `logsBelow` finds there is indexed. */
-  readonly root: string
-  /**
-   * Where the index lives: dsh-lens's folder in the user's cache directory (`userCacheDir()` of src/cli, which the
-   * command or server that opens the index passes in); never under the dsh home.
-   */
-  readonly cacheDir: string
-  /** One-line notices (a rebuilt index), without the `dsh-lens: ` prefix. */
-  readonly notice?: (line: string) => void
-}
-
-export interface IndexProgress {
-  /** Sessions looked at so far, of `total`. */
-  readonly done: number
-  readonly total: number
-  /** Log bytes read so far, of `totalBytes` (the bytes still to read when the refresh started). */
-  readonly bytes: number
-  readonly totalBytes: number
-}
-
-export interface SkippedFile {
-  readonly path: string
-  readonly reason: string
-}
-
-export interface IndexStatus {
-  /** Sessions indexed (files that are session logs). */
-  readonly sessions: number
-  /** Their events, as the logs hold them (a packed row counts as its members). */
-  readonly events: number
-  /** Documents: events with searchable text. */
-  readonly documents: number
-  /** Files found that are not indexed, with the reason. */
-  readonly skipped: readonly SkippedFile[]
-  /** The index file and its size in bytes (with its write-ahead log). */
-  readonly path: string
-}
-
-export interface RefreshOptions {
-  /** How long to wait for another process writing the index (0: do not wait; return `upToDate: false`). */
-  readonly waitMs?: number
-  /** Drop everything and index every file again. */
-  readonly rebuild?: boolean
-  readonly onProgress?: (progress: IndexProgress) => void
-  /** Only these files (a watcher saw them change); default: everything below the root. */
-  readonly paths?: readonly string[]
-}
-
-export interface RefreshReport {
-  /** False when another process holds the index (this one read what is there) or the refresh stopped early. */
-  readonly upToDate: boolean
-  readonly indexed: number
-  /** Files that only grew: their new events were added. */
-  readonly appended: number
-  readonly removed: number
-  readonly unchanged: number
-  readonly skipped: readonly SkippedFile[]
-  readonly bytesRead: number
-}
-
-interface FileRow {
-  id: number
-  path: string
-  dev: number
-  ino: number
-  birthtime: number
-  size: number
-  mtime: number
-  seam: string
-  last_seq: number
-  skipped: string | null
-}
+export type { ContentIndexOptions, IndexProgress, IndexStatus, RefreshOptions, RefreshReport, SkippedFile } from './index-api.ts'
 
 /** Logs kept open while their session runs (their next append is read from where they stopped), at most this many. */
 const MAX_OPEN_LOGS = 16
@@ -180,20 +110,20 @@ export class ContentIndex {
   private async refreshLocked(options: RefreshOptions): Promise<RefreshReport> {
     const guard = await PathGuard.create([this.root], { allowMissing: true })
     const found = await logsBelow(guard.roots[0] as string, guard)
-    const known = new Map<string, FileRow>()
+    const known = new Map<string, rows.FileRow>()
     for (const row of this.db
       .prepare('SELECT id, path, dev, ino, birthtime, size, mtime, seam, last_seq, skipped FROM files')
-      .all() as FileRow[])
+      .all() as rows.FileRow[])
       known.set(row.path, row)
     const only = options.paths === undefined ? null : new Set(options.paths.map((p) => resolve(p)))
     const present = new Set(found.logs.map((l) => l.path))
     const gone = [...known.values()].filter((row) => !present.has(row.path) && (only === null || only.has(row.path)))
     this.db.transaction(() => {
-      for (const row of gone) this.deleteFile(row.id)
+      for (const row of gone) rows.deleteFile(this.db, row.id)
     })()
     for (const row of gone) this.openLogs.delete(row.path)
     const removed = gone.length
-    const work: Array<{ path: string; identity: FileIdentity; row: FileRow | undefined }> = []
+    const work: Array<{ path: string; identity: FileIdentity; row: rows.FileRow | undefined }> = []
     let unchanged = 0
     for (const { path, stats } of found.logs) {
       if (only !== null && !only.has(path)) continue
@@ -201,7 +131,7 @@ export class ContentIndex {
       const row = known.get(path)
       if (
         row !== undefined &&
-        sameFile(rowIdentity(row), identity) &&
+        sameFile(rows.rowIdentity(row), identity) &&
         row.size === identity.size &&
         row.mtime === identity.mtimeMs
       ) {
@@ -248,7 +178,7 @@ export class ContentIndex {
     } finally {
       if (group !== null && this.db.inTransaction) this.db.exec('ROLLBACK')
     }
-    for (const row of this.db.prepare('SELECT path, skipped FROM files WHERE skipped IS NOT NULL').all() as FileRow[]) {
+    for (const row of this.db.prepare('SELECT path, skipped FROM files WHERE skipped IS NOT NULL').all() as rows.FileRow[]) {
       if (!skipped.some((s) => s.path === row.path)) skipped.push({ path: row.path, reason: row.skipped as string })
     }
     skipped.sort((a, b) => (a.path < b.path ? -1 : 1))
@@ -259,17 +189,17 @@ export class ContentIndex {
   private async indexFile(
     path: string,
     identity: FileIdentity,
-    row: FileRow | undefined,
+    row: rows.FileRow | undefined,
   ): Promise<{ kind: 'indexed' | 'appended' } | { kind: 'skipped'; reason: string }> {
-    const grown = row !== undefined && row.skipped === null && (await isAppend(path, row, identity))
+    const grown = row !== undefined && row.skipped === null && (await rows.isAppend(path, row, identity))
     let live = this.openLogs.get(path)
     if (live !== undefined && !grown) live = undefined
     let read
     try {
       read = await readForIndex(path, identity, this.checksum, live)
     } catch (error) {
-      const reason = readError(error)
-      this.saveSkipped(path, identity, row, reason)
+      const reason = rows.readError(error)
+      rows.saveSkipped(this.db, path, identity, row, reason)
       return { kind: 'skipped', reason }
     }
     const { outcome, keep } = read
@@ -279,7 +209,7 @@ export class ContentIndex {
       while (this.openLogs.size > MAX_OPEN_LOGS) this.openLogs.delete(this.openLogs.keys().next().value as string)
     } else this.openLogs.delete(path)
     if (outcome.refusal !== null) {
-      this.saveSkipped(path, outcome.identity, row, outcome.refusal)
+      rows.saveSkipped(this.db, path, outcome.identity, row, outcome.refusal)
       return { kind: 'skipped', reason: outcome.refusal }
     }
     const header = outcome.header ?? {}
@@ -303,10 +233,10 @@ export class ContentIndex {
           // indexed ones that were current is checked against the fold's end.
           const fresh = documents
           documents = fresh.filter((d) => d.seq > row.last_seq)
-          reclassified = this.shadowedSince(fileId, fresh)
+          reclassified = rows.shadowedSince(this.db, fileId, fresh)
         }
       } else {
-        if (row !== undefined) this.deleteFile(row.id)
+        if (row !== undefined) rows.deleteFile(this.db, row.id)
         fileId = Number(
           db
             .prepare(
@@ -316,7 +246,7 @@ export class ContentIndex {
             .run(path).lastInsertRowid,
         )
       }
-      this.insertDocuments(fileId, documents)
+      rows.insertDocuments(this.db, fileId, documents)
       const update = db.prepare('UPDATE docs SET surface = ?, shadowed_by = ? WHERE file_id = ? AND seq = ?')
       for (const r of reclassified) update.run(SURFACE_CODE[r.surface], r.shadowedBy, fileId, r.seq)
       db.prepare(
@@ -346,63 +276,6 @@ export class ContentIndex {
     return { kind: grown ? 'appended' : 'indexed' }
   }
 
-  private insertDocuments(fileId: number, documents: readonly ContentDocument[]): void {
-    const doc = this.db.prepare(
-      `INSERT INTO docs (file_id, seq, turn, step, time, type, tool, is_error, surface, shadowed_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    const text = this.db.prepare('INSERT INTO doc_text (rowid, body) VALUES (?, ?)')
-    for (const d of documents) {
-      const id = doc.run(
-        fileId,
-        d.seq,
-        d.turn,
-        d.step,
-        d.time === null ? null : Math.trunc(d.time),
-        d.type,
-        d.tool,
-        d.isError ? 1 : 0,
-        SURFACE_CODE[d.surface],
-        d.shadowedBy,
-      ).lastInsertRowid
-      text.run(id, clearMarkersForIndex(d.text))
-    }
-  }
-
-  /** Indexed documents of `fileId` stored as current that the fresh read finds shadowed. */
-  private shadowedSince(
-    fileId: number,
-    fresh: readonly ContentDocument[],
-  ): Array<{ seq: number; surface: 'shadowed'; shadowedBy: number | null }> {
-    const bySeq = new Map(fresh.map((d) => [d.seq, d]))
-    const out: Array<{ seq: number; surface: 'shadowed'; shadowedBy: number | null }> = []
-    for (const { seq } of this.db.prepare('SELECT seq FROM docs WHERE file_id = ? AND surface = 0').all(fileId) as Array<{
-      seq: number
-    }>) {
-      const now = bySeq.get(seq)
-      if (now !== undefined && now.surface === 'shadowed') out.push({ seq, surface: 'shadowed', shadowedBy: now.shadowedBy })
-    }
-    return out
-  }
-
-  private saveSkipped(path: string, identity: FileIdentity, row: FileRow | undefined, reason: string): void {
-    this.db.transaction(() => {
-      if (row !== undefined) this.deleteFile(row.id)
-      this.db
-        .prepare(
-          `INSERT INTO files (path, dev, ino, birthtime, size, mtime, seam, events, last_seq, documents, skipped)
-           VALUES (?, ?, ?, ?, ?, ?, '', 0, -1, 0, ?)`,
-        )
-        .run(path, identity.dev, identity.ino, identity.birthtimeMs, identity.size, identity.mtimeMs, reason)
-    })()
-  }
-
-  private deleteFile(fileId: number): void {
-    this.db.prepare('DELETE FROM doc_text WHERE rowid IN (SELECT id FROM docs WHERE file_id = ?)').run(fileId)
-    this.db.prepare('DELETE FROM docs WHERE file_id = ?').run(fileId)
-    this.db.prepare('DELETE FROM files WHERE id = ?').run(fileId)
-  }
-
   /** Runs a read; a damaged page met on the way is said, and the index rebuilt empty (the next refresh fills it). */
   private guarded<T>(read: () => T): T {
     try {
@@ -420,81 +293,4 @@ export class ContentIndex {
       return read()
     }
   }
-}
-
-/** The text as indexed: the highlight markers and NUL, which the index uses itself, become U+FFFD (the harness's rule). */
-function clearMarkersForIndex(text: string): string {
-  return text.replaceAll('\0', '\uFFFD').replaceAll('\uFDD0', '\uFFFD').replaceAll('\uFDD1', '\uFFFD')
-}
-
-function rowIdentity(row: FileRow): FileIdentity {
-  return { dev: row.dev, ino: row.ino, birthtimeMs: row.birthtime, size: row.size, mtimeMs: row.mtime }
-}
-
-/** The same file, grown, with the bytes before its old end unchanged. */
-async function isAppend(path: string, row: FileRow, identity: FileIdentity): Promise<boolean> {
-  if (!sameFile(rowIdentity(row), identity) || identity.size < row.size || row.seam === '') return false
-  const fh = await open(path, 'r').catch(() => null)
-  if (fh === null) return false
-  try {
-    return (await seamAt(fh, row.size)) === row.seam
-  } finally {
-    await fh.close()
-  }
-}
-
-function openOrRebuild(path: string, notice: (line: string) => void, force: string | undefined, held?: WriterLock): Db {
-  // A current index opens without the writer lock, so a reader never waits for a long refresh elsewhere.
-  if (held === undefined && force === undefined) {
-    try {
-      return openIndexDb(path, { mayRebuild: false }).db
-    } catch (error) {
-      if (!(error instanceof IndexBusyError)) throw error
-    }
-  }
-  // To be made or made anew: under the writer lock (waiting for another writer's moment of the same).
-  const lock = held ?? WriterLock.acquire(`${path}.lock`, 30_000)
-  try {
-    const opened = openIndexDb(path, { mayRebuild: lock !== null, ...(force === undefined ? {} : { forceRebuild: force }) })
-    if (opened.rebuilt !== null) notice(`the content index at ${path} was rebuilt: ${opened.rebuilt}`)
-    return opened.db
-  } finally {
-    if (held === undefined) lock?.release()
-  }
-}
-
-/** The index is derived data: it is never written inside what it indexes, nor anywhere under the dsh home. */
-export class IndexPlaceError extends Error {}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path)
-  return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && rel !== '..')
-}
-
-/** The dsh home a sessions root belongs to (`<home>/sessions`, or a project or session below it), if it looks like one. */
-function dshHomeOf(root: string): string | null {
-  const at = root.split(sep).lastIndexOf('sessions')
-  return at > 0 ? root.split(sep).slice(0, at).join(sep) || sep : null
-}
-
-function realRoot(root: string): string {
-  const absolute = resolve(root)
-  try {
-    return realpathSync(absolute)
-  } catch {
-    return absolute
-  }
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB'
-}
-
-function readError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
-  if (code === 'ENOENT') return 'it was removed while being read'
-  if (code === 'EISDIR') return 'it is not a regular file'
-  return (error as Error).message
 }

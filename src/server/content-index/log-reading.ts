@@ -4,14 +4,14 @@
  * only the appended bytes are decoded and folded; any other log is finished (a torn tail closed) and let go.
  *
  * Identity is the file's (device, inode, birth time), as the sessions list's digest scan has it
- * (src/server/digest-scan.ts): the same file grown, with the bytes just before its old end unchanged, is an append.
+ * (src/server/catalog/digest-scan.ts): the same file grown, with the bytes just before its old end unchanged, is an append.
  */
 
 import { createHash } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { ContentExtractor, LensLog, type ContentChecksum, type ContentDocument, type Reclassified } from '../../core/index.ts'
-import { sameFile, type FileIdentity } from '../digest-scan.ts'
+import { sameFile, type FileIdentity } from '../catalog/digest-scan.ts'
 
 export { sameFile, type FileIdentity }
 

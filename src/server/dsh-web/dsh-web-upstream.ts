@@ -1,27 +1,20 @@
 /**
- * The server's one link to a dsh web host (`--dsh URL`): both downlink sockets (`/api/events.mux`, `/api/events.host`),
- * the session catalog, and the followed sessions. The host has no heartbeat and no resume: when either socket ends, both
- * are dropped (as the harness's own client does), every followed session goes back to buffering, and the link is rebuilt
- * after a jittered backoff (500 ms doubling to 10 s); once both are open again each followed session takes a new
- * snapshot and carries on from its tail. The sockets are downlink-only: nothing is ever sent on them (the host closes a
- * socket that receives anything). Frames that do not parse, methods we do not know and frames for sessions nobody
- * follows are counted and dropped; they never reach a page.
+ * The server's one link to a dsh web host (`--dsh URL`): the two downlink sockets (host-link.ts), the host's session
+ * catalog, and the followed sessions. The host has no heartbeat and no resume: when the link drops, every followed
+ * session goes back to buffering; once it is up again each takes a new snapshot and carries on from its tail. Frames
+ * that do not parse, methods we do not know and frames for sessions nobody follows are counted and dropped
+ * (mux-handlers.ts); they never reach a page.
  */
 
-import { WebSocket, type RawData } from 'ws'
-import { Backoff, type BackoffOptions } from '../../live/backoff.ts'
 import type { SessionListItem, UpstreamState } from '../../live/protocol.ts'
 import { HostCatalog } from './host-catalog.ts'
+import { HostLink, type HostLinkOptions, type HostStream } from './host-link.ts'
 import { HostRpc } from './host-rpc.ts'
 import { HostSession } from './host-session.ts'
 import { parseHostFrame, parseMuxFrame, parseSessionList, parseSubagentList } from './host-wire.ts'
+import { handleMuxFrame, type MuxScope } from './mux-handlers.ts'
 
-export interface DshWebOptions {
-  /** The host's base URL, `http://127.0.0.1:3080/`. */
-  readonly base: URL
-  readonly backoff?: BackoffOptions
-  /** How long both sockets may take to open before the attempt counts as failed (the harness client: 3 s). */
-  readonly openTimeoutMs?: number
+export interface DshWebOptions extends HostLinkOptions {
   /** `maxMessages` per `session.history` page. */
   readonly pageMessages?: number
   /** The session's own header line when the server also serves its log, else undefined. */
@@ -44,8 +37,6 @@ export interface UpstreamStats {
 }
 
 const LIST_DEBOUNCE_MS = 50
-/** Largest frame accepted from the host: a single event can hold a big tool result. */
-const MAX_FRAME_BYTES = 256 * 1024 * 1024
 
 export class DshWebUpstream {
   readonly catalog = new HostCatalog()
@@ -53,21 +44,24 @@ export class DshWebUpstream {
   private stateValue: UpstreamState = 'connecting'
   private detailValue: string | null = null
   private readonly sessions = new Map<string, { session: HostSession; refs: number }>()
-  private readonly backoff: Backoff
-  private sockets: WebSocket[] = []
-  /** Bumped whenever the link is dropped: callbacks of older sockets are ignored. */
-  private generation = 0
-  private everConnected = false
+  private readonly link: HostLink
   private closed = false
-  private reconnectTimer: NodeJS.Timeout | undefined
   private listTimer: NodeJS.Timeout | undefined
-  private counters = { connects: 0, muxFrames: 0, hostFrames: 0, malformed: 0, ignored: 0, foreign: 0 }
+  private counters = { muxFrames: 0, hostFrames: 0, malformed: 0, ignored: 0, foreign: 0 }
   private listing: Promise<void> | null = null
   private readonly changeListeners = new Set<() => void>()
 
   constructor(private readonly options: DshWebOptions) {
     this.rpc = new HostRpc({ base: options.base })
-    this.backoff = new Backoff(options.backoff)
+    this.link = new HostLink(options, {
+      up: () => this.up(),
+      frame: (stream, text) => this.frame(stream, text),
+      binary: (stream) => {
+        this.counters.malformed++
+        this.note(`dsh-web: dropped a binary frame on events.${stream}`)
+      },
+      down: (why) => this.down(why),
+    })
   }
 
   get state(): UpstreamState {
@@ -84,18 +78,17 @@ export class DshWebUpstream {
   }
 
   stats(): UpstreamStats {
-    return { state: this.stateValue, ...this.counters }
+    return { state: this.stateValue, connects: this.link.connects, ...this.counters }
   }
 
   start(): void {
-    void this.connect()
+    this.link.start()
   }
 
   async close(): Promise<void> {
     this.closed = true
-    clearTimeout(this.reconnectTimer)
     clearTimeout(this.listTimer)
-    this.dropSockets()
+    this.link.close()
     for (const { session } of this.sessions.values()) session.close()
     this.sessions.clear()
     await this.listing
@@ -187,89 +180,29 @@ export class DshWebUpstream {
     this.listTimer.unref()
   }
 
-  private socketUrl(stream: 'mux' | 'host'): string {
-    const url = new URL(`api/events.${stream}`, this.options.base)
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
-    return url.href
-  }
-
-  private async connect(): Promise<void> {
+  /** Both sockets are open: buffering starts now (the mux is open), before the list and the snapshots are asked for. */
+  private up(): void {
     if (this.closed) return
-    const generation = ++this.generation
-    const open = (stream: 'mux' | 'host'): Promise<WebSocket> =>
-      new Promise((resolve, reject) => {
-        // No Origin header and a Host naming the host itself: what the harness's trust fence accepts from a local process.
-        const ws = new WebSocket(this.socketUrl(stream), {
-          handshakeTimeout: this.options.openTimeoutMs ?? 3000,
-          perMessageDeflate: false,
-          maxPayload: MAX_FRAME_BYTES,
-          followRedirects: false,
-        })
-        this.sockets.push(ws)
-        ws.on('message', (data: RawData, isBinary: boolean) => {
-          if (generation !== this.generation) return
-          if (isBinary) {
-            this.counters.malformed++
-            this.note(`dsh-web: dropped a binary frame on events.${stream}`)
-            return
-          }
-          const text = Array.isArray(data)
-            ? Buffer.concat(data).toString('utf8')
-            : Buffer.from(data as ArrayBuffer).toString('utf8')
-          if (stream === 'mux') this.onMux(text, generation)
-          else this.onHost(text, generation)
-        })
-        ws.once('open', () => resolve(ws))
-        // Kept for the socket's life: an 'error' without a listener would throw.
-        ws.on('error', (error) => reject(error))
-        ws.once('close', (code, reason) => {
-          reject(new Error(`closed ${code}`))
-          this.lost(generation, `events.${stream} closed (${code}${reason.length > 0 ? ` ${reason.toString()}` : ''})`)
-        })
-      })
-    try {
-      await Promise.all([open('mux'), open('host')])
-    } catch (error) {
-      const why = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error))
-      this.lost(generation, `cannot reach ${this.options.base.origin}: ${why}`)
-      return
-    }
-    if (generation !== this.generation || this.closed) return
-    this.counters.connects++
-    this.everConnected = true
-    this.backoff.reset()
     this.setState('connected', null)
-    // Buffering starts now (the mux is open), before the list and the snapshots are asked for.
     for (const { session } of this.sessions.values()) session.connected()
-    await this.refreshList()
+    void this.refreshList()
   }
 
-  /** Either socket ended or an attempt failed: drop both and try again later. */
-  private lost(generation: number, why: string): void {
-    if (generation !== this.generation || this.closed) return
-    this.generation++
-    this.dropSockets()
+  /** The link dropped: every followed session goes back to buffering until it is up again. */
+  private down(why: string): void {
     for (const { session } of this.sessions.values()) session.disconnected()
     const wasUp = this.stateValue === 'connected'
     if (wasUp) this.note(`dsh-web: lost the host: ${why}`)
     // Just dropped: reconnecting; an attempt that failed (or never succeeded): gone until it answers again.
     this.setState(wasUp ? 'reconnecting' : 'gone', why)
-    clearTimeout(this.reconnectTimer)
-    this.reconnectTimer = setTimeout(() => void this.connect(), this.backoff.next())
-    this.reconnectTimer.unref()
   }
 
-  private dropSockets(): void {
-    const sockets = this.sockets
-    this.sockets = []
-    for (const ws of sockets) {
-      ws.removeAllListeners('open')
-      ws.on('error', () => undefined)
-      ws.terminate()
-    }
+  private frame(stream: HostStream, text: string): void {
+    if (stream === 'mux') this.onMux(text)
+    else this.onHost(text)
   }
 
-  private onMux(text: string, generation: number): void {
+  private onMux(text: string): void {
     this.counters.muxFrames++
     const parsed = parseMuxFrame(text)
     if (!parsed.ok) {
@@ -277,34 +210,19 @@ export class DshWebUpstream {
       this.note(`dsh-web: dropped a malformed mux frame: ${parsed.why}`)
       return
     }
-    const frame = parsed.value
-    switch (frame.kind) {
-      case 'event': {
-        const session = this.sessions.get(frame.sessionId)?.session
-        if (session === undefined) this.counters.foreign++
-        else session.event(frame.event)
-        return
-      }
-      case 'subscribed': {
-        this.sessions.get(frame.sessionId)?.session.subscribed(frame.lastSeq)
-        return
-      }
-      case 'projection':
-        if (frame.key === 'title' && this.catalog.title(frame.sessionId, frame.value, frame.seq)) {
-          this.sessions.get(frame.sessionId)?.session.statusChanged()
-          this.listChanged()
-        }
-        return
-      case 'stream-error':
-        this.lost(generation, `events.mux: stream/error: ${frame.message}`)
-        return
-      case 'other':
-        this.counters.ignored++
-        return
-    }
+    handleMuxFrame(this.muxScope, parsed.value)
   }
 
-  private onHost(text: string, generation: number): void {
+  /** What a mux frame's handler acts on. */
+  private readonly muxScope: MuxScope = {
+    session: (id) => this.sessions.get(id)?.session,
+    counters: this.counters,
+    catalog: this.catalog,
+    listChanged: () => this.listChanged(),
+    drop: (why) => this.link.drop(why),
+  }
+
+  private onHost(text: string): void {
     this.counters.hostFrames++
     const parsed = parseHostFrame(text)
     if (!parsed.ok) {
@@ -313,7 +231,7 @@ export class DshWebUpstream {
       return
     }
     const frame = parsed.value
-    if (frame.kind === 'stream-error') return this.lost(generation, `events.host: stream/error: ${frame.message}`)
+    if (frame.kind === 'stream-error') return this.link.drop(`events.host: stream/error: ${frame.message}`)
     if (frame.kind === 'other') {
       this.counters.ignored++
       return

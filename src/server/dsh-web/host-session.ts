@@ -8,10 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { ContentChecksum } from '../../core/index.ts'
 import type { ResetReason, UpstreamState } from '../../live/protocol.ts'
-import type { Defect } from '../record-assembler.ts'
-import type { TailListener } from '../session-tail.ts'
-import type { Batch } from '../tail-cursor.ts'
-import type { FollowedLog, LogCursor } from '../subscription.ts'
+import type { Batch, Defect, FollowListener, FollowedLog, HostStatus, LogCursor } from '../tail/followed-log.ts'
 import { FollowMerge, type MergeAction } from './follow-merge.ts'
 import type { HostRpc } from './host-rpc.ts'
 import { parseHistoryPage, type HostEvent } from './host-wire.ts'
@@ -52,7 +49,7 @@ export class HostSession implements FollowedLog {
   pulls = 0
   /** The last history pages: when asked, answered and parsed (epoch ms) and their size (diagnostics, the bench). */
   readonly pullLog: Array<{ asked: number; answered: number; parsed: number; events: number }> = []
-  private readonly listeners = new Set<TailListener>()
+  private readonly listeners = new Set<FollowListener>()
   private wanted: Extract<MergeAction, { kind: 'pull' }> | null = null
   private pulling = false
   private closed = false
@@ -75,15 +72,15 @@ export class HostSession implements FollowedLog {
     return this.deps.running(this.sessionId)
   }
 
-  get host(): { running: boolean; upstream: UpstreamState; title: string | null } {
+  get host(): HostStatus {
     return { running: this.turnOpen, upstream: this.deps.upstream(), title: this.deps.title(this.sessionId) }
   }
 
-  addListener(listener: TailListener): void {
+  addListener(listener: FollowListener): void {
     this.listeners.add(listener)
   }
 
-  removeListener(listener: TailListener): void {
+  removeListener(listener: FollowListener): void {
     this.listeners.delete(listener)
   }
 

@@ -6,7 +6,8 @@
 
 import { describe, expect, it } from 'vitest'
 import type { SessionListItem } from '../../live/protocol.ts'
-import type { CatalogUpdate, SessionCatalog } from '../session-catalog.ts'
+import type { CatalogUpdate } from '../catalog/catalog-watchers.ts'
+import type { SessionCatalog } from '../catalog/session-catalog.ts'
 import type { DshWebUpstream } from './dsh-web-upstream.ts'
 import { MergedSessions } from './merged-sessions.ts'
 

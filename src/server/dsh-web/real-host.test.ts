@@ -15,7 +15,7 @@ import { createRealHost, realDshAvailable, type RealHost } from '../../test-supp
 import { startTcpRelay, type TcpRelay } from '../../test-support/tcp-relay.ts'
 import { harnessFoldOf, viewOf } from '../../test-support/log-view.ts'
 import { startLensServer, type LensServer } from '../lens-server.ts'
-import { Follower, waitFor, wsFactory } from '../live-test-kit.ts'
+import { Follower, waitFor, wsFactory } from '../../test-support/live-test-kit.ts'
 
 const enabled = realDshAvailable()
 const FAST_BACKOFF = { initialMs: 50, maxMs: 400 }

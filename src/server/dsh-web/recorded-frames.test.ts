@@ -13,7 +13,7 @@ import type { SessionListItem } from '../../live/protocol.ts'
 import { TailClient } from '../../live/tail-client.ts'
 import { startStandInHost, type StandInHost } from '../../test-support/stand-in-dsh-host.ts'
 import { startLensServer, type LensServer } from '../lens-server.ts'
-import { Follower, waitFor, wsFactory } from '../live-test-kit.ts'
+import { Follower, waitFor, wsFactory } from '../../test-support/live-test-kit.ts'
 
 interface Recorded {
   sessionId: string

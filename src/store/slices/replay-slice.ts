@@ -23,23 +23,28 @@ export interface ReplaySlice {
   setReplaySpeed: (speed: ReplaySpeed) => void
   setReplayIdle: (ms: number | null) => void
   setChartMode: (mode: ChartMode) => void
+  /** The times of events `from..from+count-1` (ms; NaN where an event has none), for the replay's clock. */
+  eventTimes: (from: number, count: number) => Promise<Float64Array>
 }
 
-export const createReplaySlice: LensSliceCreator<ReplaySlice> = () => (set, get, api) => {
-  api.subscribe((s, previous) => {
-    if (s.loadGeneration !== previous.loadGeneration && s.replayPlaying) set({ replayPlaying: false, replayIdleMs: null })
-  })
-  return {
-    replayPlaying: false,
-    replaySpeed: 1,
-    replayIdleMs: null,
-    chartMode: 'tokens',
-    setReplayPlaying: (replayPlaying) => set(replayPlaying ? { replayPlaying } : { replayPlaying, replayIdleMs: null }),
-    toggleReplay: () => get().setReplayPlaying(!get().replayPlaying),
-    setReplaySpeed: (replaySpeed) => set({ replaySpeed }),
-    setReplayIdle: (replayIdleMs) => {
-      if (get().replayIdleMs !== replayIdleMs) set({ replayIdleMs })
-    },
-    setChartMode: (chartMode) => set({ chartMode }),
+export const createReplaySlice: LensSliceCreator<ReplaySlice> =
+  ({ lens: client }) =>
+  (set, get, api) => {
+    api.subscribe((s, previous) => {
+      if (s.loadGeneration !== previous.loadGeneration && s.replayPlaying) set({ replayPlaying: false, replayIdleMs: null })
+    })
+    return {
+      replayPlaying: false,
+      replaySpeed: 1,
+      replayIdleMs: null,
+      chartMode: 'tokens',
+      setReplayPlaying: (replayPlaying) => set(replayPlaying ? { replayPlaying } : { replayPlaying, replayIdleMs: null }),
+      toggleReplay: () => get().setReplayPlaying(!get().replayPlaying),
+      setReplaySpeed: (replaySpeed) => set({ replaySpeed }),
+      setReplayIdle: (replayIdleMs) => {
+        if (get().replayIdleMs !== replayIdleMs) set({ replayIdleMs })
+      },
+      setChartMode: (chartMode) => set({ chartMode }),
+      eventTimes: async (from, count) => (await client.query('event-times', { from, count })).times,
+    }
   }
-}

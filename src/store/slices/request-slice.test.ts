@@ -18,7 +18,7 @@ function until(store: LensStore, predicate: (s: LensState) => boolean): Promise<
 }
 
 it('openRequest pins a step or follows the cursor; a new load follows again; the tab stays', async () => {
-  const store = createLensStore(createInThreadClient())
+  const store = createLensStore({ lens: createInThreadClient() })
   expect(store.getState().middleTab).toBe('surface')
   store.getState().openRequest({ turn: 2, step: 1 })
   expect(store.getState()).toMatchObject({ middleTab: 'request', requestPin: { turn: 2, step: 1 } })

@@ -3,8 +3,7 @@
  * pane comes from the worker's detail answer (`surfaceCounterpart`, `transcriptCounterparts`), never from here.
  */
 
-import type { EventDetail } from '../../protocol/event-views.ts'
-import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
+import type { DetailTextChunk, DetailTextField, EventDetail } from '../../protocol/event-views.ts'
 import type { LensSliceCreator } from './types.ts'
 
 export type SelectionOrigin = 'transcript' | 'surface' | 'graph' | 'diagnostics' | 'inspector' | 'link'
@@ -18,43 +17,54 @@ export interface SelectionSlice {
   selectSeq: (seq: number, from: SelectionOrigin, moveCursor: boolean) => Promise<void>
   /** Re-ask the worker for the selected event's detail (the cursor moved). */
   refreshDetail: () => void
+  /** A piece of an event's JSON (raw, or as on disk), for the inspector's "Show more". */
+  detailText: (index: number, field: DetailTextField, offset: number, length: number) => Promise<DetailTextChunk | null>
+  /** The whole of that JSON as a Blob made in the worker (the main thread never decodes a 10 MB string). */
+  detailBlob: (index: number, field: DetailTextField) => Promise<Blob | null>
 }
 
-export const createSelectionSlice: LensSliceCreator<SelectionSlice> = (client) => (set, get) => {
-  let request = 0
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const fetchDetail = (): void => {
-    const { selected, cursor, loadGeneration } = get()
-    if (selected === null) return
-    const mine = ++request
-    client
-      .query('detail', { index: selected, cursor })
-      .then((detail) => {
-        if (mine === request && get().loadGeneration === loadGeneration) set({ detail })
-      })
-      .catch((error: unknown) => console.error(error))
+export const createSelectionSlice: LensSliceCreator<SelectionSlice> =
+  ({ lens: client }) =>
+  (set, get) => {
+    let request = 0
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const fetchDetail = (): void => {
+      const { selected, cursor, loadGeneration } = get()
+      if (selected === null) return
+      const mine = ++request
+      client
+        .query('detail', { index: selected, cursor })
+        .then((detail) => {
+          if (mine === request && get().loadGeneration === loadGeneration) set({ detail })
+        })
+        .catch((error: unknown) => console.error(error))
+    }
+    return {
+      selected: null,
+      selectedFrom: null,
+      detail: null,
+      select: (index, from) => {
+        set({
+          selected: index,
+          selectedFrom: index === null ? null : from,
+          detail: index === get().selected ? get().detail : null,
+        })
+        if (index !== null) fetchDetail()
+      },
+      selectSeq: async (seq, from, moveCursor) => {
+        if (get().summary === null) return
+        const index = await get().indexOfSeq(seq)
+        if (index < 0) return
+        if (moveCursor) get().setCursor(index)
+        get().select(index, from)
+      },
+      refreshDetail: () => {
+        if (get().selected === null) return
+        // During a drag the counterparts change every frame; one detail request per settled frame is enough.
+        clearTimeout(timer)
+        timer = setTimeout(fetchDetail, 16)
+      },
+      detailText: (index, field, offset, length) => client.query('detail-text', { index, field, offset, length }),
+      detailBlob: (index, field) => client.query('detail-blob', { index, field }),
+    }
   }
-  return {
-    selected: null,
-    selectedFrom: null,
-    detail: null,
-    select: (index, from) => {
-      set({ selected: index, selectedFrom: index === null ? null : from, detail: index === get().selected ? get().detail : null })
-      if (index !== null) fetchDetail()
-    },
-    selectSeq: async (seq, from, moveCursor) => {
-      const summary = get().summary
-      if (summary === null) return
-      const index = indexOfSeqInSummary(summary, seq) ?? (await client.query('index-of-seq', { seq }))
-      if (index < 0) return
-      if (moveCursor) get().setCursor(index)
-      get().select(index, from)
-    },
-    refreshDetail: () => {
-      if (get().selected === null) return
-      // During a drag the counterparts change every frame; one detail request per settled frame is enough.
-      clearTimeout(timer)
-      timer = setTimeout(fetchDetail, 16)
-    },
-  }
-}

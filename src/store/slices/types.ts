@@ -10,6 +10,11 @@ import type { SearchSlice } from './search-slice.ts'
 import type { RequestSlice } from './request-slice.ts'
 import type { ReplaySlice } from './replay-slice.ts'
 import type { LensClient } from '../../protocol/lens-client.ts'
+import type { LineageClient } from '../../protocol/lineage.ts'
+import type { BundleSlice } from './bundle-slice.ts'
+import type { ExportSlice } from './export-slice.ts'
+import type { LiveSlice } from './live-slice.ts'
+import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
   CursorSlice &
@@ -18,7 +23,20 @@ export type LensState = SourceSlice &
   RowsSlice &
   SearchSlice &
   RequestSlice &
-  ReplaySlice
+  ReplaySlice &
+  BundleSlice &
+  LiveSlice &
+  ExportSlice
 
-/** A slice creator; `client` is the worker proxy (the data lives behind it, not in the store). */
-export type LensSliceCreator<T> = (client: LensClient) => StateCreator<LensState, [], [], T>
+/** The clients a page's store is made with (the entry makes them; tests give their own). */
+export interface LensClients {
+  /** The lens worker: loads and queries. */
+  readonly lens: LensClient
+  /** The lineage worker: scans a set of logs for the sessions tree. */
+  readonly lineage: LineageClient
+  /** The companion server, on a page opened by `?ws=` or served by `dsh-lens` (null: none). */
+  readonly live: LiveConnection | null
+}
+
+/** A slice creator, given the page's clients (the data lives behind them, not in the store). */
+export type LensSliceCreator<T> = (clients: LensClients) => StateCreator<LensState, [], [], T>

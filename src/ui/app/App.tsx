@@ -4,8 +4,6 @@
  */
 
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react'
-import { useStore } from 'zustand'
-import { createStore } from 'zustand/vanilla'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectPaneFractions } from '../../store/selectors.ts'
 import { DiagnosticsPane } from '../panes/diagnostics/DiagnosticsPane.tsx'
@@ -15,8 +13,7 @@ import { MiddleColumn } from '../panes/request/MiddleColumn.tsx'
 import { TimelineScrubber } from '../panes/timeline/TimelineScrubber.tsx'
 import { ContextChartStrip } from '../panes/context-chart/ContextChartStrip.tsx'
 import { LiveConnect } from '../live/LiveConnect.tsx'
-import { useLiveController, usePageSource } from '../live/live-context.tsx'
-import type { LiveController } from '../live/live-controller.ts'
+import { usePageSource } from './page-source-context.tsx'
 import { SessionsHome } from '../home/SessionsHome.tsx'
 import { FileLinkBanner, useFileLinkAddress } from '../export/FileLinkBanner.tsx'
 import { TranscriptPane } from '../panes/transcript/TranscriptPane.tsx'
@@ -45,8 +42,7 @@ function useDocumentTitle(): void {
 export function App() {
   const store = useLensStoreApi()
   const loadState = useLensStore(selectLoadState)
-  const live = useLiveController()
-  const home = useHomeShown(live)
+  const home = useHomeShown()
   const [dragOver, setDragOver] = useState(false)
   const [helpOpen, setHelpOpen] = useState(false)
   const openHelp = useCallback(() => setHelpOpen(true), [])
@@ -86,7 +82,7 @@ export function App() {
       <FileLinkBanner />
       <RejectBanner />
       <SizeBudgetBanner />
-      {home && live !== null ? <ServedHome controller={live} /> : <Viewer />}
+      {home ? <ServedHome /> : <Viewer />}
       <SessionsPanel />
       {helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null}
       {dragOver ? (
@@ -99,16 +95,13 @@ export function App() {
 }
 
 /** A served page shows its sessions home until a session (or a dropped log) is open. */
-const NO_CONTROLLER = createStore(() => ({ sessionId: null as string | null }))
-export function useHomeShown(live: LiveController | null): boolean {
-  const sessionId = useStore(live?.view ?? NO_CONTROLLER, (s) => s.sessionId)
-  const loadState = useLensStore(selectLoadState)
-  return live?.served === true && sessionId === null && loadState === 'idle'
+export function useHomeShown(): boolean {
+  return useLensStore((s) => s.liveView.mode === 'served' && s.liveView.sessionId === null && s.loadState === 'idle')
 }
 
-function ServedHome({ controller }: { controller: LiveController }) {
+function ServedHome() {
   const source = usePageSource()
-  return <SessionsHome controller={controller} signedIn={source.kind === 'served' && source.signedIn} />
+  return <SessionsHome signedIn={source.kind === 'served' && source.signedIn} />
 }
 
 /** The three resizable columns, the context chart and the timeline. */

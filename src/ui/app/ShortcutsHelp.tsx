@@ -5,7 +5,7 @@
  */
 
 import { useEffect, useRef, type KeyboardEvent } from 'react'
-import { SCOPES, SHORTCUTS, shortcutFor, type ShortcutRow } from './shortcuts.ts'
+import { SCOPES, SHORTCUTS, shortcutFor, type ShortcutRow } from '../shared/shortcuts.ts'
 
 export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDivElement>(null)

@@ -8,11 +8,11 @@ import { VisibleText } from '../shared/VisibleText.tsx'
 import { useRef } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { selectLoadState, selectProgress, selectSourceName, selectSummary, selectTheme } from '../../store/selectors.ts'
-import { formatBytes, formatRate } from './format-bytes.ts'
+import { formatBytes, formatRate } from '../shared/format-bytes.ts'
 import { ExportButtons } from '../export/ExportButtons.tsx'
 import { SessionsControls } from '../sessions/SessionsControls.tsx'
 import { formatCount } from '../shared/format-count.ts'
-import { useLiveController, usePageSource } from '../live/live-context.tsx'
+import { usePageSource } from './page-source-context.tsx'
 import { shortProject } from '../home/home-rows.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
@@ -27,10 +27,10 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
   const live = useLensStore((s) => s.live)
   const meta = useLensStore((s) => s.sourceMeta)
   const generation = useLensStore((s) => s.loadGeneration)
-  const controller = useLiveController()
+  const served = useLensStore((s) => s.liveView.mode === 'served')
+  const goHome = useLensStore((s) => s.goHome)
   const source = usePageSource()
   const input = useRef<HTMLInputElement>(null)
-  const served = controller?.served === true
   return (
     <header className="relative flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
       {loadState === 'loading' && progress !== null && progress.totalBytes !== null && progress.totalBytes > 0 ? (
@@ -42,7 +42,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
       ) : null}
       <h1 className="text-sm font-bold">dsh-lens</h1>
       {served && loadState !== 'idle' ? (
-        <button type="button" className={BUTTON} data-testid="sessions-home-button" onClick={() => controller?.home()}>
+        <button type="button" className={BUTTON} data-testid="sessions-home-button" onClick={goHome}>
           ← Sessions
         </button>
       ) : null}

@@ -5,6 +5,9 @@
  * home, or `?session=<id>`), and otherwise the bundled demo.
  */
 
+import { STREAM_PATH } from '../../live/protocol.ts'
+import { parseLiveParams, type LiveParams } from '../../store/live/live-view.ts'
+
 export type ServedMarker = 'signed-in' | 'signed-out' | null
 
 export type PageSource =
@@ -44,4 +47,15 @@ export function pageSource(search: string, served: ServedMarker): PageSource {
 export function servedMarker(doc: Pick<Document, 'querySelector'>): ServedMarker {
   const content = doc.querySelector('meta[name="dsh-lens-served"]')?.getAttribute('content')
   return content === 'signed-in' || content === 'signed-out' ? content : null
+}
+
+/**
+ * The companion server a page follows, from its source: the Connect flow's `?ws=&token=[&session=]`, or the stream of
+ * the server that served the page (the sign-in cookie goes with it, no token in the page). Null for any other page.
+ */
+export function liveParamsOf(source: PageSource, location: Pick<Location, 'search' | 'protocol' | 'host'>): LiveParams | null {
+  if (source.kind === 'connect') return parseLiveParams(location.search)
+  if (source.kind !== 'served') return null
+  const ws = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${STREAM_PATH}`
+  return { ws, token: null, session: source.session, served: true }
 }

@@ -4,18 +4,18 @@ import { StrictMode, startTransition } from 'react'
 import type { Root } from 'react-dom/client'
 import type { LensStore } from '../../store/create-lens-store.ts'
 import { LensProvider } from '../../store/lens-store-context.tsx'
-import { LiveProvider } from '../live/live-context.tsx'
 import { App } from './App.tsx'
 import type { PageSource } from './page-source.ts'
+import { PageSourceProvider } from './page-source-context.tsx'
 
 export function renderApp(root: Root, store: LensStore, source: PageSource): void {
   startTransition(() => {
     root.render(
       <StrictMode>
         <LensProvider store={store}>
-          <LiveProvider source={source}>
+          <PageSourceProvider source={source}>
             <App />
-          </LiveProvider>
+          </PageSourceProvider>
         </LensProvider>
       </StrictMode>,
     )

@@ -4,7 +4,7 @@
  */
 
 import { useEffect } from 'react'
-import { isTextField, shortcutFor } from './shortcuts.ts'
+import { isTextField, shortcutFor } from '../shared/shortcuts.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { scrubActionFor } from '../panes/timeline/scrub-keys.ts'
 import { runScrubAction } from '../panes/timeline/TimelineScrubber.tsx'

@@ -23,7 +23,7 @@ function HashSync() {
 }
 
 async function readyStore(): Promise<LensStore> {
-  const store = createLensStore(createInThreadClient())
+  const store = createLensStore({ lens: createInThreadClient() })
   // A feed that ends is a whole load (jsdom's File cannot be read in slices); the hook treats every first load alike.
   const feed = store.getState().startLiveFeed('demo.jsonl')
   feed.append(demoSessionJsonl())

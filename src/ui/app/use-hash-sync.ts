@@ -10,7 +10,7 @@ import { useEffect } from 'react'
 import type { LensState, LensStore } from '../../store/create-lens-store.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import { indexOfSeqInSummary } from '../../protocol/log-summary.ts'
-import { formatHash, parseHash } from './location-hash.ts'
+import { formatHash, parseHash } from '../shared/location-hash.ts'
 import { applyStepHash, hashStepOf } from '../panes/request/request-hash.ts'
 import { withStepParam } from '../panes/request/step-hash.ts'
 
@@ -22,8 +22,7 @@ async function applyHash(store: LensStore): Promise<void> {
   const state = store.getState()
   const summary = state.summary
   if (summary === null) return
-  const toIndex = async (s: number): Promise<number> =>
-    indexOfSeqInSummary(summary, s) ?? (await store.client.query('index-of-seq', { seq: s }))
+  const toIndex = async (s: number): Promise<number> => indexOfSeqInSummary(summary, s) ?? (await store.getState().indexOfSeq(s))
   if (seq !== null) {
     const index = await toIndex(seq)
     if (index >= 0) state.setCursor(index)

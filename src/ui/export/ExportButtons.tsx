@@ -26,15 +26,8 @@ export function ExportButtons() {
 
   const copyLink = async (): Promise<void> => {
     const s = store.getState()
-    const summary = s.summary
-    if (summary === null) return
-    const seqOf = async (index: number | null): Promise<number | null> => {
-      if (index === null || index < 0) return null
-      if (summary.seqIsIndex) return index
-      const [summaryOfIndex] = await store.client.query('summaries', { indices: [index] })
-      return summaryOfIndex?.seq ?? null
-    }
-    const url = deepLink(withoutToken(window.location.href), await seqOf(s.cursor), await seqOf(s.selected))
+    if (s.summary === null) return
+    const url = deepLink(withoutToken(window.location.href), await s.seqOfIndex(s.cursor), await s.seqOfIndex(s.selected))
     setLink(url)
     try {
       await navigator.clipboard.writeText(url)
@@ -48,7 +41,7 @@ export function ExportButtons() {
   const savePrefix = async (): Promise<void> => {
     const s = store.getState()
     try {
-      const file = await store.client.query('log-prefix', { index: s.cursor })
+      const file = await s.logPrefix(s.cursor)
       const url = URL.createObjectURL(file.blob)
       const a = document.createElement('a')
       a.href = url

@@ -9,9 +9,9 @@
 
 import { useEffect } from 'react'
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
-import { formatBytes } from '../app/format-bytes.ts'
+import { formatBytes } from '../shared/format-bytes.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { parseHash } from '../app/location-hash.ts'
+import { parseHash } from '../shared/location-hash.ts'
 import { fileLinkHref } from './file-link.ts'
 
 /** Once a dropped or picked file has been read through, the address names it (the hash is left to the hash sync). */

@@ -8,9 +8,11 @@
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { SessionListItem } from '../../live/protocol.ts'
-import type { CatalogView, LiveController, LiveView } from '../live/live-controller.ts'
+import { createLensStore, type LensStore } from '../../store/create-lens-store.ts'
+import { LensProvider } from '../../store/lens-store-context.tsx'
+import type { SessionsView } from '../../store/live/live-view.ts'
+import { createInThreadClient } from '../../worker/in-thread-client.ts'
 import { SessionsHome } from './SessionsHome.tsx'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
@@ -67,26 +69,39 @@ const child: SessionListItem = {
 
 let container: HTMLDivElement
 let root: Root
-let view: StoreApi<LiveView>
+let store: LensStore
 const opened: string[] = []
 
-function catalog(items: readonly SessionListItem[]): CatalogView {
+function list(items: readonly SessionListItem[]): SessionsView {
   return { items: new Map(items.map((i) => [i.path, i])), scan: { scanned: 1, total: 1 }, roots: [] }
+}
+
+/** The served page's list as the store's live slice keeps it (no server here: the test sets it). */
+function showList(items: readonly SessionListItem[]): void {
+  store.setState((s) => ({ liveView: { ...s.liveView, mode: 'served', status: 'live', list: list(items) } }))
 }
 
 beforeEach(async () => {
   opened.length = 0
-  view = createStore<LiveView>(() => ({ status: 'live', catalog: catalog([file, host, child]) }) as unknown as LiveView)
-  const controller = { view, open: (id: string) => opened.push(id) } as unknown as LiveController
+  store = createLensStore({ lens: createInThreadClient() })
+  store.setState({ openLiveSession: (id) => void opened.push(id) })
+  showList([file, host, child])
   container = document.createElement('div')
   document.body.append(container)
   root = createRoot(container)
-  await act(async () => root.render(<SessionsHome controller={controller} signedIn />))
+  await act(async () =>
+    root.render(
+      <LensProvider store={store}>
+        <SessionsHome signedIn />
+      </LensProvider>,
+    ),
+  )
 })
 
 afterEach(async () => {
   await act(async () => root.unmount())
   container.remove()
+  store.client.dispose()
 })
 
 const row = (id: string): HTMLElement =>
@@ -113,11 +128,11 @@ it('host rows and file rows: data-source, the badge, the nesting, no size for a 
 })
 
 it("the badge follows the server's link to the host; a host row opens by its id", async () => {
-  await act(async () => view.setState({ catalog: catalog([file, { ...host, upstream: 'gone' }, child]) }))
+  await act(async () => showList([file, { ...host, upstream: 'gone' }, child]))
   const badge = row('session-host').querySelector('[data-testid=session-source]') as HTMLElement
   expect(badge.textContent).toBe('host gone')
   expect(badge.dataset['upstream']).toBe('gone')
-  await act(async () => view.setState({ catalog: catalog([file, { ...host, upstream: 'reconnecting' }, child]) }))
+  await act(async () => showList([file, { ...host, upstream: 'reconnecting' }, child]))
   expect(row('session-host').querySelector('[data-testid=session-source]')?.textContent).toBe('dsh web reconnecting…')
   await act(async () => row('session-host').click())
   expect(opened).toStrictEqual(['session-host'])

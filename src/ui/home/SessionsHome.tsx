@@ -12,13 +12,13 @@
  * badge `[data-testid=session-source]` (`data-source`, `data-upstream`): "live via dsh web", or the host's trouble.
  */
 
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import { useStore } from 'zustand'
-import type { LiveController } from '../live/live-controller.ts'
-import { formatBytes } from '../app/format-bytes.ts'
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
-import { homeGroups, hostBadge, relativeTime, rowSource, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
+import { homeGroups, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
+import { SessionRow } from './SessionRow.tsx'
+import { SessionsNotice } from './SessionsNotice.tsx'
 
 /** Rows drawn before the rest of a long list, then rows added per task. */
 const FIRST_SCREEN_ROWS = 40
@@ -48,149 +48,9 @@ function useNow(): number {
   return now
 }
 
-function created(ms: number | undefined): string {
-  if (ms === undefined) return ''
-  const date = new Date(ms)
-  const pad = (n: number): string => String(n).padStart(2, '0')
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`
-}
-
-interface RowProps {
-  // The row's parts, not the row: rows are rebuilt on every list change, items only when they changed (memo).
-  readonly item: HomeRow['item']
-  readonly depth: number
-  readonly childCount: number
-  readonly now: number
-  readonly active: boolean
-  onOpen(id: string): void
-  onFocusRow(path: string): void
-}
-
-const SessionRow = memo(function SessionRow({ item, depth, childCount, now, active, onOpen, onFocusRow }: RowProps) {
-  const title = item.title ?? null
-  const fallback = item.prompt ?? (item.scanned === true ? 'no title' : '…')
-  const source = rowSource(item)
-  const badge = hostBadge(item)
-  // A session only the host has holds no file here: no size to show.
-  const onDisk = source === 'file' || item.diskPath !== undefined
-  return (
-    <li
-      role="option"
-      aria-selected={active}
-      tabIndex={active ? 0 : -1}
-      data-testid="session-row"
-      data-path={item.path}
-      data-session-id={item.sessionId}
-      data-title={title ?? ''}
-      data-project={item.cwd ?? ''}
-      data-updated={item.mtimeMs}
-      data-created={item.createdAt ?? ''}
-      data-events={item.eventCount ?? ''}
-      data-running={item.running === true}
-      data-kind={item.kind ?? 'root'}
-      data-parent-id={item.parentSession ?? ''}
-      data-source={source}
-      className={`grid cursor-pointer grid-cols-[minmax(0,1fr)_auto_5rem_5rem_6rem_8rem] items-center gap-3 border-b border-line px-3 py-1.5 [contain-intrinsic-size:auto_2.25rem] [content-visibility:auto] hover:bg-accent-soft ${
-        active ? 'bg-accent-soft' : ''
-      }`}
-      onClick={() => onOpen(item.sessionId)}
-      onFocus={() => onFocusRow(item.path)}
-    >
-      <span className="flex min-w-0 items-baseline gap-2" style={{ paddingLeft: `${depth * 1.5}rem` }}>
-        {depth > 0 ? (
-          <span className="shrink-0 text-muted" aria-hidden="true">
-            ↳
-          </span>
-        ) : null}
-        <span className={`truncate ${title === null ? 'text-muted italic' : 'font-medium'}`} title={title ?? fallback}>
-          <VisibleText text={title ?? fallback} />
-        </span>
-        {item.kind !== undefined && item.kind !== 'root' ? (
-          <span className="shrink-0 text-xs text-muted">{item.kind}</span>
-        ) : null}
-        <span className="shrink-0 font-mono text-xs text-muted" title={item.sessionId}>
-          {item.sessionId.replace(/^session-/, '').slice(0, 8)}
-        </span>
-        {item.warning !== undefined || item.headerError !== undefined ? (
-          <span className="shrink-0 text-xs text-warn" title={item.headerError ?? item.warning}>
-            ⚠ {item.headerError !== undefined ? 'header unreadable' : 'not as the harness writes it'}
-          </span>
-        ) : null}
-      </span>
-      <span className="flex items-center gap-2 text-xs">
-        {badge === null ? null : (
-          <span
-            className={`rounded border px-1.5 ${
-              badge.tone === 'danger'
-                ? 'border-danger text-danger'
-                : badge.tone === 'warn'
-                  ? 'border-warn text-warn'
-                  : 'border-accent text-accent'
-            }`}
-            data-testid="session-source"
-            data-source={source}
-            data-upstream={badge.upstream}
-            title={
-              item.diskPath === undefined
-                ? 'followed through the dsh web host'
-                : `followed through the dsh web host (its log: ${item.diskPath})`
-            }
-          >
-            {badge.text}
-          </span>
-        )}
-        {item.running === true ? (
-          <span className="rounded bg-user px-1.5 py-0.5 font-semibold text-canvas" data-testid="session-running">
-            running
-          </span>
-        ) : null}
-        {childCount > 0 ? (
-          <span className="text-muted" title={`${childCount} subagent or fork session(s) below`}>
-            {childCount} child{childCount === 1 ? '' : 'ren'}
-          </span>
-        ) : null}
-      </span>
-      <span className="text-right text-xs text-muted tabular-nums">
-        {item.eventCount === undefined ? '' : `${formatCount(item.eventCount)} ev`}
-      </span>
-      <span className="text-right text-xs text-muted tabular-nums">{onDisk ? formatBytes(item.sizeBytes) : ''}</span>
-      <span className="text-right text-xs tabular-nums" title={new Date(item.mtimeMs).toISOString()}>
-        {relativeTime(item.mtimeMs, now)}
-      </span>
-      <span className="text-right text-xs text-muted tabular-nums" title="created">
-        {created(item.createdAt)}
-      </span>
-    </li>
-  )
-})
-
-function Notice({ controller, count, signedIn }: { controller: LiveController; count: number; signedIn: boolean }) {
-  const roots = useStore(controller.view, (s) => s.catalog.roots)
-  const listed = useStore(controller.view, (s) => s.catalog.items !== null)
-  const status = useStore(controller.view, (s) => s.status)
-  if (!signedIn && !listed) {
-    return (
-      <p className="my-3 rounded border border-warn bg-warn-soft px-3 py-2" data-testid="sessions-signed-out">
-        This page is not signed in: open the URL that <code>dsh-lens</code> printed (it carries a one-time token), or run{' '}
-        <code>dsh-lens</code> again.
-      </p>
-    )
-  }
-  if (!listed) {
-    return <p className="my-3 text-muted">{status === 'reconnecting' ? 'Reconnecting to dsh-lens…' : 'Listing sessions…'}</p>
-  }
-  if (count > 0) return null
-  const where = roots.map((r) => r.path).join(', ')
-  return (
-    <p className="my-3 rounded border border-line bg-panel px-3 py-2" data-testid="sessions-empty">
-      No sessions were found at <code>{where}</code>: run <code>dsh-lens open PATH</code> or set <code>DSH_HOME</code> to look
-      elsewhere, or drop a session log here.
-    </p>
-  )
-}
-
-export function SessionsHome({ controller, signedIn }: { controller: LiveController; signedIn: boolean }) {
-  const catalog = useStore(controller.view, (s) => s.catalog)
+export function SessionsHome({ signedIn }: { signedIn: boolean }) {
+  const catalog = useLensStore((s) => s.liveView.list)
+  const open = useLensStore((s) => s.openLiveSession)
   const [filter, setFilter] = useState('')
   const deferredFilter = useDeferredValue(filter)
   const now = useNow()
@@ -215,7 +75,6 @@ export function SessionsHome({ controller, signedIn }: { controller: LiveControl
   const scan = catalog.scan
   const scanning = items === null || (scan !== null && scan.scanned < scan.total)
   const active = rows.find((r) => r.item.path === activePath) ?? null
-  const open = useCallback((id: string) => controller.open(id), [controller])
 
   useEffect(() => {
     // `/` focuses the filter from anywhere on the page that is not a text field.
@@ -249,7 +108,7 @@ export function SessionsHome({ controller, signedIn }: { controller: LiveControl
       const row = inFilter ? (active ?? rows[0]) : active
       if (row === undefined || row === null) return
       event.preventDefault()
-      controller.open(row.item.sessionId)
+      open(row.item.sessionId)
     } else if (event.key === 'Escape' && inFilter && filter !== '') {
       event.preventDefault()
       setFilter('')
@@ -286,7 +145,7 @@ export function SessionsHome({ controller, signedIn }: { controller: LiveControl
             onChange={(event) => setFilter(event.currentTarget.value)}
           />
         </header>
-        <Notice controller={controller} count={count} signedIn={signedIn} />
+        <SessionsNotice count={count} signedIn={signedIn} />
         <div ref={listRef} role="listbox" aria-label="Sessions by project">
           {groups.map((group) => (
             <section

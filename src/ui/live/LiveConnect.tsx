@@ -1,34 +1,41 @@
-/** The live controller's status line and, for the Connect flow, its session picker (served pages have the sessions home). */
+/** The live status line and, for the Connect flow, its session picker (served pages have the sessions home). */
 
-import { useStore } from 'zustand'
-import { useLiveController } from './live-context.tsx'
-import type { LiveController } from './live-controller.ts'
+import { useMemo } from 'react'
+import { useLensStore } from '../../store/lens-store-context.tsx'
+import { sessionItems } from '../../store/live/live-view.ts'
 import { LiveStatusLine } from './LiveStatusLine.tsx'
 import { SessionPicker } from './SessionPicker.tsx'
 
 export function LiveConnect() {
-  const controller = useLiveController()
-  if (controller === null) return null
-  return <LiveBody controller={controller} />
-}
-
-function LiveBody({ controller }: { controller: LiveController }) {
-  const view = useStore(controller.view)
-  // A served page's home has no session to report on.
-  if (controller.served && view.sessionId === null) return null
+  const mode = useLensStore((s) => s.liveView.mode)
+  const sessionId = useLensStore((s) => s.liveView.sessionId)
+  const pickerOpen = useLensStore((s) => s.liveView.pickerOpen)
+  // A page that follows no server, and a served page's home, have no session to report on.
+  if (mode === null || (mode === 'served' && sessionId === null)) return null
   return (
     <>
-      <LiveStatusLine controller={controller} />
-      {view.pickerOpen ? (
-        <SessionPicker
-          sessions={view.sessions}
-          error={view.listError}
-          current={view.sessionId}
-          onOpen={(id) => controller.open(id)}
-          onRefresh={() => void controller.refreshSessions()}
-          onClose={() => controller.setPickerOpen(false)}
-        />
-      ) : null}
+      <LiveStatusLine />
+      {pickerOpen ? <LivePicker /> : null}
     </>
+  )
+}
+
+function LivePicker() {
+  const list = useLensStore((s) => s.liveView.list)
+  const error = useLensStore((s) => s.liveView.listError)
+  const current = useLensStore((s) => s.liveView.sessionId)
+  const openLiveSession = useLensStore((s) => s.openLiveSession)
+  const refreshSessions = useLensStore((s) => s.refreshSessions)
+  const setPickerOpen = useLensStore((s) => s.setPickerOpen)
+  const sessions = useMemo(() => sessionItems(list), [list])
+  return (
+    <SessionPicker
+      sessions={sessions}
+      error={error}
+      current={current}
+      onOpen={openLiveSession}
+      onRefresh={refreshSessions}
+      onClose={() => setPickerOpen(false)}
+    />
   )
 }

@@ -1,9 +1,8 @@
 /** The live status line: connection state, last seq, events/s, writer state, follow control, and links to parent/subagent sessions. */
 
-import { useStore } from 'zustand'
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import type { StreamError } from '../../live/tail-client.ts'
-import type { LiveController } from './live-controller.ts'
+import { sessionItem } from '../../store/live/live-view.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
@@ -61,10 +60,13 @@ function HostBadge({ upstream }: { upstream: string | null }) {
   )
 }
 
-export function LiveStatusLine({ controller }: { controller: LiveController }) {
-  const view = useStore(controller.view)
+export function LiveStatusLine() {
+  const view = useLensStore((s) => s.liveView)
   const following = useLensStore((s) => s.summary === null || s.cursor >= s.summary.length - 1)
-  const current = view.sessions?.find((s) => s.sessionId === view.sessionId)
+  const openLiveSession = useLensStore((s) => s.openLiveSession)
+  const followNewest = useLensStore((s) => s.followNewest)
+  const setPickerOpen = useLensStore((s) => s.setPickerOpen)
+  const current = view.sessionId === null ? undefined : sessionItem(view.list, view.sessionId)
   const children = current?.children ?? []
   const tone =
     view.status === 'live' ? 'text-user' : view.status === 'reconnecting' || view.status === 'reset' ? 'text-warn' : 'text-muted'
@@ -111,12 +113,12 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
       {view.defects.length > 0 ? <DefectNote defects={view.defects} /> : null}
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {current?.parentSession !== undefined ? (
-          <button type="button" className={BUTTON} onClick={() => controller.open(current.parentSession as string)}>
+          <button type="button" className={BUTTON} onClick={() => openLiveSession(current.parentSession as string)}>
             ↰ parent
           </button>
         ) : null}
         {children.map((id) => (
-          <button key={id} type="button" className={BUTTON} title={id} onClick={() => controller.open(id)}>
+          <button key={id} type="button" className={BUTTON} title={id} onClick={() => openLiveSession(id)}>
             ↳ {id.slice(0, 18)}
           </button>
         ))}
@@ -125,17 +127,12 @@ export function LiveStatusLine({ controller }: { controller: LiveController }) {
             following newest
           </span>
         ) : (
-          <button
-            type="button"
-            className={`${BUTTON} border-accent`}
-            data-testid="live-follow"
-            onClick={() => controller.follow()}
-          >
+          <button type="button" className={`${BUTTON} border-accent`} data-testid="live-follow" onClick={followNewest}>
             Paused · follow newest
           </button>
         )}
-        {controller.served ? null : (
-          <button type="button" className={BUTTON} onClick={() => controller.setPickerOpen(true)}>
+        {view.mode === 'served' ? null : (
+          <button type="button" className={BUTTON} onClick={() => setPickerOpen(true)}>
             Sessions…
           </button>
         )}

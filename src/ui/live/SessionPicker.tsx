@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react'
 import type { SessionListItem } from '../../live/protocol.ts'
-import { formatBytes } from '../app/format-bytes.ts'
+import { formatBytes } from '../shared/format-bytes.ts'
 import { liveTreeRows } from '../sessions/live-tree-rows.ts'
 import { SessionTree } from '../sessions/SessionTree.tsx'
 

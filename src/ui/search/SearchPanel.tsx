@@ -11,7 +11,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import type { SearchSpec } from '../../protocol/search.ts'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { HighlightedSnippet } from './HighlightedSnippet.tsx'
-import { isTextField } from '../app/shortcuts.ts'
+import { isTextField } from '../shared/shortcuts.ts'
 import { focusesSearch, searchBoxAction } from './search-keys.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibilityWords } from '../shared/VisibilityWords.tsx'

@@ -1,6 +1,6 @@
 /** Pure: which key focuses the search box from anywhere, and what a key in the box does (rows of the shortcuts table). */
 
-import { shortcutFor, type KeyPress } from '../app/shortcuts.ts'
+import { shortcutFor, type KeyPress } from '../shared/shortcuts.ts'
 
 /** Ctrl/Cmd+F anywhere, or `/` when focus is not in a text field. */
 export function focusesSearch(press: KeyPress, inTextField: boolean): boolean {

@@ -7,8 +7,7 @@
  */
 
 import { useRef } from 'react'
-import { useLensStoreApi } from '../../store/lens-store-context.tsx'
-import { openBundle, useBundleStore } from './bundle-store.ts'
+import { useLensStore } from '../../store/lens-store-context.tsx'
 import { sourcesFromFiles } from './collect-sources.ts'
 
 /** The Sessions button's id: the drawer (SessionsPanel) gives focus back to it when it closes. */
@@ -17,15 +16,16 @@ export const SESSIONS_TOGGLE_ID = 'sessions-toggle'
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
 export function SessionsControls() {
-  const lens = useLensStoreApi()
   const files = useRef<HTMLInputElement>(null)
   const folder = useRef<HTMLInputElement>(null)
-  const hasBundle = useBundleStore((s) => s.result !== null || s.scanning !== null)
-  const drawerOpen = useBundleStore((s) => s.drawerOpen)
+  const hasBundle = useLensStore((s) => s.bundle.result !== null || s.bundle.scanning !== null)
+  const drawerOpen = useLensStore((s) => s.bundle.drawerOpen)
+  const openBundle = useLensStore((s) => s.openBundle)
+  const setDrawerOpen = useLensStore((s) => s.setDrawerOpen)
   const onPick = (input: HTMLInputElement): void => {
     const picked = Array.from(input.files ?? [])
     input.value = ''
-    if (picked.length > 0) openBundle(sourcesFromFiles(picked), lens)
+    if (picked.length > 0) openBundle(sourcesFromFiles(picked))
   }
   return (
     <>
@@ -72,7 +72,7 @@ export function SessionsControls() {
           data-testid="sessions-toggle"
           aria-pressed={drawerOpen}
           aria-controls="sessions-panel"
-          onClick={() => useBundleStore.getState().setDrawerOpen(!drawerOpen)}
+          onClick={() => setDrawerOpen(!drawerOpen)}
         >
           Sessions
         </button>

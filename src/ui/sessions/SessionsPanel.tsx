@@ -10,18 +10,18 @@
 
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
-import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
-import { openSession, useBundleStore } from './bundle-store.ts'
+import { useLensStore } from '../../store/lens-store-context.tsx'
 import { SESSIONS_TOGGLE_ID } from './SessionsControls.tsx'
 import { SessionTree, treeRows } from './SessionTree.tsx'
-import { shortcutFor } from '../app/shortcuts.ts'
+import { shortcutFor } from '../shared/shortcuts.ts'
 
 const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
 export function SessionsPanel() {
-  const lens = useLensStoreApi()
   const generation = useLensStore((s) => s.loadGeneration)
-  const { result, scanning, error, active, drawerOpen, setDrawerOpen } = useBundleStore()
+  const { result, scanning, error, active, drawerOpen } = useLensStore((s) => s.bundle)
+  const setDrawerOpen = useLensStore((s) => s.setDrawerOpen)
+  const openSession = useLensStore((s) => s.openBundleSession)
   const rows = useMemo(() => (result === null ? [] : treeRows(result.tree, result.seeds)), [result])
   const shown = drawerOpen && (result !== null || scanning !== null || error !== null)
   // Keyboard use: focus moves into the drawer when it opens (it comes last in the page's order, so Tab alone took
@@ -71,8 +71,8 @@ export function SessionsPanel() {
       <SessionTree
         rows={rows}
         current={current}
-        onOpen={(key) => openSession(key, lens)}
-        onJump={(key, seq) => openSession(key, lens, seq)}
+        onOpen={(key) => openSession(key)}
+        onJump={(key, seq) => openSession(key, seq)}
       />
       {startedHere.length > 0 ? (
         <section className="border-t border-line px-3 py-1.5 text-xs">
@@ -85,7 +85,7 @@ export function SessionsPanel() {
                     type="button"
                     className="font-mono text-accent hover:underline"
                     title="Move the cursor to the event that started it"
-                    onClick={() => openSession(current as string, lens, node.start?.parentSeq)}
+                    onClick={() => openSession(current as string, node.start?.parentSeq)}
                   >
                     #{node.start.parentSeq}
                   </button>
@@ -99,7 +99,7 @@ export function SessionsPanel() {
                   data-testid="child-link"
                   data-seq={node?.start?.parentSeq ?? ''}
                   data-child-key={key}
-                  onClick={() => openSession(key, lens)}
+                  onClick={() => openSession(key)}
                 >
                   <VisibleText text={node?.id ?? key} />
                 </button>

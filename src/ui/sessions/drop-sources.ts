@@ -4,7 +4,6 @@
  */
 
 import type { LensStore } from '../../store/create-lens-store.ts'
-import { openBundle } from './bundle-store.ts'
 import { droppedEntries, isSingleLog, sourcesFromEntries, sourcesFromFiles } from './collect-sources.ts'
 
 export function handleDrop(transfer: DataTransfer, lens: LensStore): void {
@@ -15,11 +14,11 @@ export function handleDrop(transfer: DataTransfer, lens: LensStore): void {
     return
   }
   if (entries.length === 0) {
-    openBundle(sourcesFromFiles(files), lens)
+    lens.getState().openBundle(sourcesFromFiles(files))
     return
   }
   void sourcesFromEntries(entries).then(
-    (sources) => openBundle(sources, lens),
-    () => openBundle(sourcesFromFiles(files), lens),
+    (sources) => lens.getState().openBundle(sources),
+    () => lens.getState().openBundle(sourcesFromFiles(files)),
   )
 }

@@ -1,7 +1,7 @@
 /** A draggable, keyboard-operable separator between two panes (role=separator, ←/→ move it by 2 %). */
 
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react'
-import { shortcutFor } from '../app/shortcuts.ts'
+import { shortcutFor } from './shortcuts.ts'
 
 const KEY_STEP = 0.02
 

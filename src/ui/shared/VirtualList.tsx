@@ -5,7 +5,7 @@
 
 import { elementScroll, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual'
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { shortcutFor } from '../app/shortcuts.ts'
+import { shortcutFor } from './shortcuts.ts'
 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
 const VIRTUAL_OVERSCAN_ROWS = 8

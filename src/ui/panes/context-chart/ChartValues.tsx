@@ -9,7 +9,7 @@
 import type { ReactNode } from 'react'
 import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
 import { formatCount } from '../../shared/format-count.ts'
-import type { ChartColors } from './chart-colors.ts'
+import type { ChartColors } from '../../shared/chart-colors.ts'
 import { rangeText, type BucketValues } from './chart-values.ts'
 
 function Swatch({ color, dashed = false }: { color: string; dashed?: boolean }) {

@@ -10,7 +10,7 @@
 import { useRef, useState, type ReactNode } from 'react'
 import { useLensStore } from '../../../store/lens-store-context.tsx'
 import { selectCursor, selectSummary } from '../../../store/selectors.ts'
-import { useChartColors } from './chart-colors.ts'
+import { useChartColors } from '../../shared/chart-colors.ts'
 import { ChartValues } from './ChartValues.tsx'
 import { bucketOf, bucketValues, xRange } from './chart-values.ts'
 import { plotWidthIn } from './context-chart-options.ts'

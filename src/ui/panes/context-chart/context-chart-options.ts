@@ -6,7 +6,7 @@
 
 import uPlot from 'uplot'
 import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
-import type { ChartColors } from './chart-colors.ts'
+import type { ChartColors } from '../../shared/chart-colors.ts'
 import { dashesStandApart, dotsStandApart, shortCount, withGaps, xRange } from './chart-values.ts'
 import { formatCount } from '../../shared/format-count.ts'
 

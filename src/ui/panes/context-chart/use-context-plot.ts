@@ -11,7 +11,7 @@ import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
 import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
-import type { ChartColors } from './chart-colors.ts'
+import type { ChartColors } from '../../shared/chart-colors.ts'
 import { dashesStandApart, indexAtOffset, valueChanges, xRange } from './chart-values.ts'
 import { MESSAGES_DASH, S, chartOptions, toData } from './context-chart-options.ts'
 

@@ -31,7 +31,7 @@ function coreView(text: string, width: number) {
 }
 
 function harness() {
-  const store = createLensStore(createInThreadClient())
+  const store = createLensStore({ lens: createInThreadClient() })
   let width = 300
   const listeners = new Set<() => void>()
   const answers: (ContextSeriesAnswer | null)[] = []

@@ -5,12 +5,11 @@
  */
 
 import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
-import type { LensClient } from '../../../protocol/lens-client.ts'
-import { usePacedQuery } from '../../shared/use-paced-query.ts'
+import { usePacedQuery, type Ask } from '../../shared/use-worker-answer.ts'
 
-async function askSeries(client: LensClient, width: number): Promise<ContextSeriesAnswer> {
+async function askSeries(ask: Ask, width: number): Promise<ContextSeriesAnswer> {
   const started = performance.now()
-  const answer = await client.query('context-series', { width, from: null, to: null })
+  const answer = await ask('context-series', { width, from: null, to: null })
   // The benchmark probe reads this measure; no test times it.
   performance.measure('context-chart:query', { start: started, end: performance.now() })
   return answer

@@ -36,13 +36,7 @@ export function DiagnosticsPane() {
       state.select(d.index, 'diagnostics')
     } else if (d.seq !== null) void state.selectSeq(d.seq, 'diagnostics', true)
     const code = d.code as RejectionCode
-    if (d.seq !== null && REJECTION_CODES.includes(code)) {
-      const generation = state.loadGeneration
-      void store.client.query('first-rejecting-step', { code, seq: d.seq }).then((step) => {
-        const now = store.getState()
-        if (step !== null && now.loadGeneration === generation) now.openRequest(step)
-      })
-    }
+    if (d.seq !== null && REJECTION_CODES.includes(code)) void state.openRejectingStep(code, d.seq)
   }
   return (
     <PaneFrame

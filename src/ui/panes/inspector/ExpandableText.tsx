@@ -64,7 +64,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
   const total = info.total
   const atLimit = shown >= SHOWN_MAX_CHARS
 
-  const fetchText = (offset: number, length: number) => store.client.query('detail-text', { index, field, offset, length })
+  const fetchText = (offset: number, length: number) => store.getState().detailText(index, field, offset, length)
 
   const showMore = async (): Promise<void> => {
     setBusy(true)
@@ -81,7 +81,7 @@ export function ExpandableText({ index, seq, field, initial, info, testId }: Exp
   }
 
   // The whole value comes as a Blob made in the worker: the main thread never decodes a 10 MB string.
-  const fullValue = (): Promise<Blob | null> => store.client.query('detail-blob', { index, field })
+  const fullValue = (): Promise<Blob | null> => store.getState().detailBlob(index, field)
 
   const copyFull = async (): Promise<void> => {
     setBusy(true)

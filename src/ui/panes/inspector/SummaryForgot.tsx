@@ -47,7 +47,7 @@ function itemsOf(c: CompactionForgot): Item[] {
 
 export function SummaryForgot({ seq }: { seq: number }) {
   const store = useLensStoreApi()
-  const answer = useWorkerAnswer(`forgot:${seq}`, () => store.client.query('summary-forgot', { seq }))
+  const answer = useWorkerAnswer(`forgot:${seq}`, (ask) => ask('summary-forgot', { seq }))
   if (answer === undefined) return <p className="text-xs text-muted">Checking what the summary mentions…</p>
   if (answer === null) return null
   const items = itemsOf(answer)

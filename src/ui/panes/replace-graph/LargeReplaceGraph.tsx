@@ -10,7 +10,7 @@ import { useReactFlow, useStore, type NodeMouseHandler, type Edge } from '@xyflo
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react'
 import type { ReplacementInfo } from '../../../protocol/log-summary.ts'
 import { REPLACE_NODE_SIZE, replaceNodeId, type ReplaceLayout } from '../../../protocol/replace-layout.ts'
-import { useChartColors } from '../context-chart/chart-colors.ts'
+import { useChartColors } from '../../shared/chart-colors.ts'
 import { drawOverview, parentIndices, type OverviewColors } from './draw-overview.ts'
 import { ReplaceMarkers } from './ReplaceMarkers.tsx'
 import { ReplaceNodeView } from './ReplaceNode.tsx'

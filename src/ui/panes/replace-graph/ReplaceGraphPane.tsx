@@ -13,7 +13,7 @@ import { LeafNode, ReplaceNode } from './ReplaceNode.tsx'
 import { flowElementsBuilder, graphBounds, type FlowElements, type ReplaceFlowNode } from './to-flow-elements.ts'
 import { useGraphCatchUp } from './use-graph-catch-up.ts'
 import { ReplaceFlow } from './ReplaceFlow.tsx'
-import { shortcutFor } from '../../app/shortcuts.ts'
+import { shortcutFor } from '../../shared/shortcuts.ts'
 import { MIN_LABEL_ZOOM, readableFit } from './readable-fit.ts'
 import { MAX_ZOOM } from './ReplaceFlow.tsx'
 

@@ -9,7 +9,7 @@ import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context
 import type { MiddleTab } from '../../../store/slices/request-slice.ts'
 import { SurfacePane } from '../surface/SurfacePane.tsx'
 import { LazyRequestPane } from './LazyRequestPane.tsx'
-import { shortcutFor } from '../../app/shortcuts.ts'
+import { shortcutFor } from '../../shared/shortcuts.ts'
 
 const TABS: readonly { tab: MiddleTab; label: string; title: string }[] = [
   { tab: 'surface', label: 'Model surface', title: 'The surface at the cursor: every node the model would be sent' },

@@ -7,7 +7,6 @@
  */
 
 import type { MessageDiffPart } from '../../../protocol/step-request.ts'
-import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 import { formatCount } from '../../shared/format-count.ts'
 import { useWorkerAnswer } from '../../shared/use-worker-answer.ts'
@@ -51,9 +50,8 @@ function Part({ part }: { part: MessageDiffPart }) {
 }
 
 export function RequestMessageDiff({ step, onSeq }: { step: { turn: number; step: number }; onSeq: (seq: number) => void }) {
-  const store = useLensStoreApi()
-  const answer = useWorkerAnswer(`${step.turn}.${step.step}`, () =>
-    store.client.query('request-message-diff', { turn: step.turn, step: step.step }),
+  const answer = useWorkerAnswer(`${step.turn}.${step.step}`, (ask) =>
+    ask('request-message-diff', { turn: step.turn, step: step.step }),
   )
   if (answer === undefined || answer === null) return null
   return (

@@ -29,7 +29,7 @@ const settled = (store: LensStore, length: number) => (s: LensState) =>
 
 it('follows a growing live log: the step in force at the end, with the core’s count and first difference', async () => {
   const lines = demoText.split(/(?<=\n)/)
-  const store = createLensStore(createInThreadClient())
+  const store = createLensStore({ lens: createInThreadClient() })
   const host = mount(
     <LensProvider store={store}>
       <RequestPane />

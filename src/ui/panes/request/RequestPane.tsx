@@ -79,7 +79,7 @@ export function RequestPane() {
 
   const act = (action: typeof copyRequestJson): void => {
     if (step === null) return
-    action(store.client, step)
+    action(store.getState(), step)
       .then(setNote)
       .catch((e: unknown) => setNote(e instanceof Error ? e.message : String(e)))
   }

@@ -3,12 +3,12 @@
  * `lens request FILE --step T.S --json` prints (the main thread only hands the text on).
  */
 
-import type { LensClient } from '../../../protocol/lens-client.ts'
+import type { LensState } from '../../../store/create-lens-store.ts'
 import type { StepRef } from '../../../store/slices/request-slice.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
-export async function copyRequestJson(client: LensClient, step: StepRef): Promise<string> {
-  const { text } = await client.query('step-request-json', step)
+export async function copyRequestJson(state: LensState, step: StepRef): Promise<string> {
+  const { text } = await state.stepRequestJson(step)
   try {
     await navigator.clipboard.writeText(text)
     return `Copied ${formatCount(text.length)} characters of JSON`
@@ -18,8 +18,8 @@ export async function copyRequestJson(client: LensClient, step: StepRef): Promis
   }
 }
 
-export async function saveRequestJson(client: LensClient, step: StepRef): Promise<string> {
-  const { text, fileName } = await client.query('step-request-json', step)
+export async function saveRequestJson(state: LensState, step: StepRef): Promise<string> {
+  const { text, fileName } = await state.stepRequestJson(step)
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }))
   const a = document.createElement('a')
   a.href = url

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatHash, parseHash } from '../../app/location-hash.ts'
+import { formatHash, parseHash } from '../../shared/location-hash.ts'
 import { parseStepParam, withStepParam } from './step-hash.ts'
 
 describe('step hash parameter', () => {

@@ -55,8 +55,9 @@ export function useStepRequest(): StepRequestState {
       h.wanted = null
       h.inFlight = true
       const asked = h.generation
-      store.client
-        .query('step-request', { target, have: h.key })
+      store
+        .getState()
+        .stepRequest(target, h.key)
         .then((next) => {
           if (asked !== h.generation || h.wanted !== null) return
           setError(null)
@@ -81,9 +82,10 @@ export function useStepRequest(): StepRequestState {
     let live = true
     const timer = setTimeout(
       () => {
-        store.client
-          .query('step-list', {})
-          .then((list) => live && setSteps({ generation, value: list.steps }))
+        store
+          .getState()
+          .stepList()
+          .then((list) => live && setSteps({ generation, value: list }))
           .catch((e: unknown) => console.error(e))
       },
       final ? 0 : STEP_LIST_MS,

@@ -12,7 +12,8 @@ import { cursorX, type TimeStepInfo } from '../../../protocol/time-lanes.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectCursor } from '../../../store/selectors.ts'
 import { useBoxWidth } from '../../shared/use-box-width.ts'
-import { useChartColors } from '../context-chart/chart-colors.ts'
+import { useWorkerAnswer } from '../../shared/use-worker-answer.ts'
+import { useChartColors } from '../../shared/chart-colors.ts'
 import { drawTimeLanes } from './draw-time-lanes.ts'
 import { LANES_HEIGHT, barAt, barText, plotOf, pxOf, stepLabel, TOP, LANE_HEIGHT } from './lanes-geometry.ts'
 import { TimeTotals } from './TimeTotals.tsx'
@@ -22,22 +23,7 @@ const KIND_NAMES = ['ttft', 'generation', 'model', 'tool', 'tool-open', 'waiting
 
 /** The figures of the step at `position` (-1: none), asked of the worker when the pointer reaches a new step. */
 function useStepInfo(position: number): TimeStepInfo | null {
-  const store = useLensStoreApi()
-  const [info, setInfo] = useState<{ position: number; info: TimeStepInfo | null } | null>(null)
-  useEffect(() => {
-    if (position < 0) return
-    let current = true
-    store.client.query('time-step', { position }).then(
-      (answer) => {
-        if (current) setInfo({ position, info: answer })
-      },
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [store, position])
-  return info !== null && info.position === position ? info.info : null
+  return useWorkerAnswer(position < 0 ? null : `step:${position}`, (ask) => ask('time-step', { position })) ?? null
 }
 
 export function TimeLanesChart({ lead }: { lead: ReactNode }) {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LensLog, loadContentChecksum, stepTimings, timingTotals } from '../../../core/index.ts'
 import { generateSession, presetOptions, toJsonl } from '../../../generate/index.ts'
 import { timeLanes } from '../../../view/time-lanes.ts'
-import type { ChartColors } from '../context-chart/theme-colors.ts'
+import type { ChartColors } from '../../shared/theme-colors.ts'
 import { drawTimeLanes } from './draw-time-lanes.ts'
 import { LABEL_WIDTH, LANES_HEIGHT, barBox, plotOf, plotWidth } from './lanes-geometry.ts'
 

@@ -5,7 +5,7 @@
  */
 
 import { BarKind, FOLD_SHOWN_MS, TOOL_ROWS, type TimeLanesAnswer } from '../../../protocol/time-lanes.ts'
-import { withAlpha, type ChartColors } from '../context-chart/theme-colors.ts'
+import { withAlpha, type ChartColors } from '../../shared/theme-colors.ts'
 import { formatDuration } from '../../shared/format-duration.ts'
 import {
   AXIS_HEIGHT,

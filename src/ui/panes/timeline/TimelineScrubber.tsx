@@ -12,7 +12,7 @@ import { MARK_BUCKETS, indexAtPointer, markPositions } from './timeline-marks.ts
 import { lifespanOf } from '../../shared/lifespan.ts'
 import { RangeRow } from './RangeRow.tsx'
 import { ReplayControls } from './ReplayControls.tsx'
-import { useChartColors } from '../context-chart/chart-colors.ts'
+import { useChartColors } from '../../shared/chart-colors.ts'
 import { formatCount } from '../../shared/format-count.ts'
 
 const NO_RANGES: readonly { from: number; to: number }[] = []

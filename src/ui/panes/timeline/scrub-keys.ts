@@ -1,7 +1,7 @@
 /** Pure: which cursor move a key press on the timeline means (the `timeline` rows of the shortcuts table). */
 
 import type { MarkKind } from '../../../store/slices/cursor-slice.ts'
-import { shortcutFor, type KeyPress, type ShortcutAction } from '../../app/shortcuts.ts'
+import { shortcutFor, type KeyPress, type ShortcutAction } from '../../shared/shortcuts.ts'
 
 export type ScrubAction =
   | { readonly kind: 'step'; readonly delta: number }

@@ -26,7 +26,7 @@ export function useReplay(): void {
     const last = (): number => (store.getState().summary?.length ?? 0) - 1
     // From the start when played at the end.
     if (state.cursor >= last()) state.setCursor(0)
-    const buffer = new EventTimeBuffer(async (from, count) => (await store.client.query('event-times', { from, count })).times)
+    const buffer = new EventTimeBuffer((from, count) => store.getState().eventTimes(from, count))
     let own = store.getState().cursor
     let position: ReplayPosition | null = null
     let lastFrame = performance.now()

@@ -6,31 +6,18 @@
  * large log) never resizes the list and so never makes it measure its rows again.
  */
 
-import { useEffect, useState } from 'react'
 import type { StreamPreview } from '../../../protocol/time-lanes.ts'
-import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
+import { useLensStore } from '../../../store/lens-store-context.tsx'
 import { selectCursor } from '../../../store/selectors.ts'
+import { useWorkerAnswer } from '../../shared/use-worker-answer.ts'
 import { VisibleText } from '../../shared/VisibleText.tsx'
 
 /** The stream at the cursor: asked at each cursor; the latest answer shows until the next (no flicker while it plays). */
 function useStreamAt(cursor: number): StreamPreview | null {
-  const store = useLensStoreApi()
   const length = useLensStore((s) => s.summary?.length ?? 0)
-  const [preview, setPreview] = useState<StreamPreview | null>(null)
-  useEffect(() => {
-    if (cursor < 0 || length === 0) return
-    let current = true
-    store.client.query('stream-so-far', { index: cursor }).then(
-      (answer) => {
-        if (current) setPreview(answer)
-      },
-      () => undefined,
-    )
-    return () => {
-      current = false
-    }
-  }, [store, cursor, length])
-  return cursor < 0 || length === 0 ? null : preview
+  const key = cursor < 0 || length === 0 ? null : `stream:${cursor}`
+  const preview = useWorkerAnswer(key, (ask) => ask('stream-so-far', { index: cursor }), { latest: true })
+  return key === null ? null : (preview ?? null)
 }
 
 export function StreamingPreview() {
