@@ -62,6 +62,8 @@ await build({
     'dsh-lens-serve': 'src/cli/serve-command.ts',
     'dsh-lens-generate': 'src/generate/index.ts',
     'dsh-lens-find': 'src/cli/find-command.ts',
+    // The content index's worker threads, started by path (src/server/content-index/worker-script.ts).
+    'dsh-lens-extract-worker': 'src/server/content-index/extract-worker.ts',
   },
   plugins: [onDemand],
   // import() of an on-demand bundle becomes require(): the CLI runs as a classic script (launch.ts), which has

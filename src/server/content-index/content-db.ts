@@ -18,13 +18,37 @@ export type Db = BetterSqlite3.Database
 /** 'DSLI' (dsh-lens index): a file without it is not ours. */
 export const APPLICATION_ID = 0x44534c49
 /** Bumped whenever the tables, the extraction or the tokenizer change: an older file is rebuilt, never migrated. */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
 
+/**
+ * A document's row id: its file's id in the high bits, its event's index in the log in the low 32, so a session's
+ * documents are one range of row ids (`fileRange`), in log order, and its file's id is `id >> 32`. File ids stay
+ * below 2^21 so every row id is a safe JavaScript integer (see `MAX_FILE_ID`).
+ */
+export const INDEX_BITS = 2 ** 32
+export const MAX_FILE_ID = 2 ** 21 - 1
+
+export function docId(fileId: number, index: number): number {
+  return fileId * INDEX_BITS + index
+}
+
+export function fileRange(fileId: number): [number, number] {
+  return [fileId * INDEX_BITS, fileId * INDEX_BITS + (INDEX_BITS - 1)]
+}
+
+/**
+ * FTS5 gathers new documents' words in memory up to this much before writing a segment (default 1 MiB): fewer,
+ * bigger segments to merge later, which was most of a cold build's writing (docs/benchmarks.md).
+ */
+const FTS_HASH_BYTES = 32 << 20
+
+/**
+ * The words only: `doc_text` is a contentless FTS5 table (its inverted index, no copy of the text), so the index
+ * stays a fraction of the logs it indexes. A hit's snippet reads its event back from the log at `docs`' place
+ * (`frame_at`, `frame_end`, `line_at`: see RecordPlace); the few documents that cannot be read back alone (an
+ * upgraded legacy event, a record across two zstd frames) keep their `text` here.
+ */
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS state (
-  key   TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-) STRICT;
 CREATE TABLE IF NOT EXISTS files (
   id          INTEGER PRIMARY KEY,
   path        TEXT NOT NULL UNIQUE,
@@ -44,9 +68,9 @@ CREATE TABLE IF NOT EXISTS files (
   documents   INTEGER NOT NULL,
   skipped     TEXT
 ) STRICT;
+CREATE INDEX IF NOT EXISTS files_by_recency ON files (mtime DESC, path);
 CREATE TABLE IF NOT EXISTS docs (
   id          INTEGER PRIMARY KEY,
-  file_id     INTEGER NOT NULL,
   seq         INTEGER NOT NULL,
   turn        INTEGER,
   step        INTEGER,
@@ -55,20 +79,25 @@ CREATE TABLE IF NOT EXISTS docs (
   tool        TEXT,
   is_error    INTEGER NOT NULL,
   surface     INTEGER NOT NULL,
-  shadowed_by INTEGER
+  shadowed_by INTEGER,
+  frame_at    INTEGER,
+  frame_end   INTEGER,
+  line_at     INTEGER,
+  text        TEXT
 ) STRICT;
-CREATE INDEX IF NOT EXISTS docs_by_file ON docs (file_id, seq);
-CREATE INDEX IF NOT EXISTS docs_current ON docs (file_id) WHERE surface = 0;
-CREATE VIRTUAL TABLE IF NOT EXISTS doc_text USING fts5(body, tokenize = 'unicode61');
+CREATE INDEX IF NOT EXISTS docs_by_tool ON docs (tool) WHERE tool IS NOT NULL;
+CREATE INDEX IF NOT EXISTS docs_failed ON docs (id) WHERE is_error = 1;
+CREATE VIRTUAL TABLE IF NOT EXISTS doc_text USING fts5(body, content = '', contentless_delete = 1, tokenize = 'unicode61');
+INSERT INTO doc_text (doc_text, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});
 `
 
 /** Surface classes as stored (`docs.surface`). */
 export const SURFACE_CODE = { current: 0, shadowed: 1, 'log-only': 2 } as const
 export const SURFACE_NAME = ['current', 'shadowed', 'log-only'] as const
 
-/** The index file for a sessions root: `<cache>/content-index/<hash of the root>.sqlite`. */
-export function indexPathFor(cacheDir: string, realRoot: string): string {
-  const hash = createHash('sha256').update(realRoot).digest('hex').slice(0, 16)
+/** The index file for a sessions root: `<cache>/content-index/<hash of the root>.sqlite` (of all of them, NUL-joined). */
+export function indexPathFor(cacheDir: string, realRoots: readonly string[]): string {
+  const hash = createHash('sha256').update(realRoots.join('\0')).digest('hex').slice(0, 16)
   return join(cacheDir, 'content-index', `${hash}.sqlite`)
 }
 
@@ -143,15 +172,18 @@ function inspect(path: string): string | null {
 
 function configure(db: Db, options: OpenOptions): Db {
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyMs ?? 10_000))}`)
-  // Derived data: a crash may lose the last transactions, never the file's integrity (WAL with synchronous=NORMAL).
-  // WAL also lets a reader search while the writer adds sessions.
-  if (options.mayRebuild) db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
   const fresh = (db.pragma('application_id', { simple: true }) as number) === 0
   if (fresh && !options.mayRebuild) {
     db.close()
     throw new IndexBusyError('the content index is being made by another dsh-lens')
   }
+  // Pages freed as FTS5 merges its segments go back to the file system after a big refresh (incremental vacuum):
+  // set before anything writes the file's first page.
+  if (fresh) db.pragma('auto_vacuum = INCREMENTAL')
+  // Derived data: a crash may lose the last transactions, never the file's integrity (WAL with synchronous=NORMAL).
+  // WAL also lets a reader search while the writer adds sessions.
+  if (options.mayRebuild) db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
   if (fresh) {
     db.transaction(() => {
       db.exec(SCHEMA)

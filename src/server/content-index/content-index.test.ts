@@ -48,6 +48,21 @@ describe('planted phrases', () => {
     index.close()
   })
 
+  it('are found the same when the logs are read on worker threads (a cold build of a big home)', async () => {
+    home.twoSessions()
+    const inThread = await home.openIndex()
+    await inThread.refresh()
+    const queries = ['PLANTUSER', 'PLANTSHADOW', 'PLANTFAIL', 'PLANTSUMMARY', 'PLANTTODO', 'grep PLANTARG src/alpha']
+    const expected = queries.map((query) => inThread.search({ query, hitsPerSession: 50 }))
+    inThread.close()
+    const pooled = await home.openIndex()
+    // poolBytes 0: any refresh reads on the pool, as a home of more than POOL_BYTES does.
+    const report = await pooled.refresh({ rebuild: true, poolBytes: 0 })
+    expect(report).toMatchObject({ upToDate: true, indexed: 2, skipped: [] })
+    expect(queries.map((query) => pooled.search({ query, hitsPerSession: 50 }))).toStrictEqual(expected)
+    pooled.close()
+  })
+
   it('come with the hit fields find prints: turn, step, type, tool and a snippet around the match', async () => {
     home.twoSessions()
     const index = await home.openIndex()
@@ -56,6 +71,7 @@ describe('planted phrases', () => {
     expect(page).toStrictEqual({
       ok: true,
       query: 'PLANTFAIL',
+      order: 'strength',
       next: null,
       sessions: [
         {
@@ -76,6 +92,7 @@ describe('planted phrases', () => {
               highlight: [6, 15],
               isError: true,
               time: 1_786_000_005_000,
+              readable: true,
             },
           ],
         },

@@ -1,8 +1,11 @@
 /** The content index's Node API: what `open` and `refresh` take, and what `refresh` and `status` answer. */
 
 export interface ContentIndexOptions {
-  /** The sessions root (or a project or session directory, or one log): what `logsBelow` finds there is indexed. */
-  readonly root: string
+  /**
+   * The sessions root (or a project or session directory, or one log): what `logsBelow` finds there is indexed. A
+   * server serving several paths gives them all: one index holds them (named by all of them).
+   */
+  readonly root: string | readonly string[]
   /**
    * Where the index lives: dsh-lens's folder in the user's cache directory (`userCacheDir()` of src/cli, which the
    * command or server that opens the index passes in); never under the dsh home.
@@ -40,6 +43,8 @@ export interface IndexStatus {
 }
 
 export interface RefreshOptions {
+  /** Read on worker threads from this many bytes to read on (default 16 MiB; 0: always, tests). */
+  readonly poolBytes?: number
   /** How long to wait for another process writing the index (0: do not wait; return `upToDate: false`). */
   readonly waitMs?: number
   /** Drop everything and index every file again. */

@@ -30,7 +30,7 @@ describe('the index file', () => {
     index.close()
     const db = new Database(index.path, { readonly: true })
     expect([db.pragma('application_id', { simple: true }), db.pragma('user_version', { simple: true })]).toStrictEqual([
-      0x44534c49, 1,
+      0x44534c49, 2,
     ])
     db.close()
   })

@@ -53,5 +53,7 @@ export function realRoot(root: string): string {
 
 export function isCorruption(error: unknown): boolean {
   const code = (error as { code?: unknown }).code
-  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB'
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB') return true
+  // FTS5 cannot read its own configuration back: its shadow tables are damaged.
+  return code === 'SQLITE_ERROR' && /^vtable constructor failed/.test((error as Error).message)
 }

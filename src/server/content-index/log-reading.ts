@@ -1,7 +1,7 @@
 /**
- * One session log read for the content index: its bytes into a LensLog, extracted into documents (the core's
- * ContentExtractor). A log whose session is still running (its last turn open) is kept open, so that when it grows
- * only the appended bytes are decoded and folded; any other log is finished (a torn tail closed) and let go.
+ * One session log read for the content index: its bytes into the core's ContentLog, which makes its documents as it
+ * decodes. A log whose session is still running (its last turn open) is kept open, so that when it grows only the
+ * appended bytes are decoded and folded; any other log is finished (a torn tail closed) and let go.
  *
  * Identity is the file's (device, inode, birth time), as the sessions list's digest scan has it
  * (src/server/catalog/digest-scan.ts): the same file grown, with the bytes just before its old end unchanged, is an append.
@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
-import { ContentExtractor, LensLog, type ContentChecksum, type ContentDocument, type Reclassified } from '../../core/index.ts'
+import { clearMarkers, ContentLog, type ContentChecksum, type ContentDocument, type Reclassified } from '../../core/index.ts'
 import { sameFile, type FileIdentity } from '../catalog/digest-scan.ts'
 
 export { sameFile, type FileIdentity }
@@ -40,14 +40,38 @@ export interface ReadOutcome {
   readonly lastSeq: number
   /** Why the file cannot be indexed (it is no session log, it has no header), or null. */
   readonly refusal: string | null
-  /** Whether the session is still running (its last turn open): its LensLog is kept for the next append. */
+  /** Whether the session is still running (its last turn open): its ContentLog is kept for the next append. */
   readonly open: boolean
+  /**
+   * The documents' words as UTF-8, one after another (document k's are `bytes[ends[k-1]..ends[k]]`), when the read
+   * was made on another thread: bytes cross threads without a copy, and SQLite takes them as they are. The documents'
+   * own `text` is then empty, but for those kept with their text (no place).
+   */
+  readonly words?: PackedWords
+}
+
+export interface PackedWords {
+  readonly bytes: Uint8Array
+  readonly ends: Uint32Array
+}
+
+const utf8 = new TextEncoder()
+
+/** The outcome with its documents' words packed (see `ReadOutcome.words`), and the buffers to transfer. */
+export function packWords(outcome: ReadOutcome): { outcome: ReadOutcome; transfer: ArrayBuffer[] } {
+  const encoded = outcome.documents.map((d) => utf8.encode(clearMarkers(d.text)))
+  const ends = new Uint32Array(encoded.length)
+  let size = 0
+  for (const [k, part] of encoded.entries()) ends[k] = size += part.length
+  const bytes = new Uint8Array(size)
+  for (const [k, part] of encoded.entries()) bytes.set(part, (ends[k] as number) - part.length)
+  const documents = outcome.documents.map((d) => (d.place === null ? d : { ...d, text: '' }))
+  return { outcome: { ...outcome, documents, words: { bytes, ends } }, transfer: [bytes.buffer as ArrayBuffer, ends.buffer] }
 }
 
 /** An open (growing) log kept between reads. */
 export interface OpenLog {
-  readonly log: LensLog
-  readonly extractor: ContentExtractor
+  readonly log: ContentLog
   identity: FileIdentity
 }
 
@@ -67,8 +91,7 @@ export async function readForIndex(
     if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' })
     const resume =
       live !== undefined && sameFile(live.identity, identity) && identity.size >= live.identity.size ? live : undefined
-    const log = resume?.log ?? new LensLog({ checksum })
-    const extractor = resume?.extractor ?? new ContentExtractor(log)
+    const log = resume?.log ?? new ContentLog({ checksum })
     let position = resume?.identity.size ?? 0
     while (position < identity.size) {
       const slice = Buffer.allocUnsafe(Math.min(SLICE_BYTES, identity.size - position))
@@ -78,36 +101,24 @@ export async function readForIndex(
       position += bytesRead
     }
     const read = { ...identity, size: position }
-    const running = log.turns.openTurn !== undefined
+    const running = log.running
     if (!running) log.finish()
-    const { documents, reclassified } = extractor.next()
-    const last = log.seqOf(log.length - 1)
-    const refusal = refusalOf(log)
+    const { documents, reclassified } = log.next()
+    const refusal = log.refusal
     const outcome: ReadOutcome = {
       identity: read,
       seam: await seamAt(fh, position),
       documents,
       reclassified,
       header: log.header === null ? null : (log.header as unknown as Record<string, unknown>),
-      title: extractor.title,
+      title: log.title,
       events: log.length,
-      lastSeq: typeof last === 'number' && Number.isSafeInteger(last) ? last : -1,
+      lastSeq: log.lastSeq,
       refusal,
       open: running && refusal === null,
     }
-    return { outcome, keep: outcome.open ? { log, extractor, identity: read } : undefined }
+    return { outcome, keep: outcome.open ? { log, identity: read } : undefined }
   } finally {
     await fh.close()
   }
-}
-
-/** Why a file is no session log the index can hold, in the core's words; null when it is one. */
-function refusalOf(log: LensLog): string | null {
-  const notALog = log.diagnostics.find((d) => d.code === 'not-a-log')
-  if (notALog !== undefined) return notALog.message
-  if (log.header === null) {
-    const first = log.diagnostics.find((d) => d.severity === 'error')
-    return first?.message ?? 'it has no session header'
-  }
-  return null
 }

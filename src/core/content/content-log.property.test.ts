@@ -1,5 +1,5 @@
 /**
- * The content extractor on generated logs (packed as the harness packs them, pushed in random slices with an
+ * The content log on generated logs (packed as the harness packs them, pushed in random slices with an
  * extraction after each, as a running session's log grows): the documents, once the earlier ones are updated with
  * what each later call says a new replacement shadowed, are exactly those of one extraction of the whole log; and
  * every document's class is the harness's (`foldSurface` of the whole log: its nodes current, every replacement's
@@ -12,30 +12,29 @@ import { foldSurface } from '@deepseek-ai/dsh-session/surface'
 import { describe, expect, it } from 'vitest'
 import { validLogArb } from '../../test-support/log-arbitrary.ts'
 import { packRecords, toJsonlBytes } from '../../test-support/log-builder.ts'
-import { LensLog } from '../log/lens-log.ts'
-import { ContentExtractor, type ContentDocument } from './content-extractor.ts'
+import type { ContentDocument } from './content-document.ts'
+import { ContentLog } from './content-log.ts'
 import { eventText } from './event-text.ts'
 
 type OracleEvent = Parameters<typeof foldSurface>[0][number]
 
 const HEADER = '{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}\n'
 
-describe('ContentExtractor on generated logs', () => {
+describe('ContentLog on generated logs', () => {
   it('gives the same documents grown in slices as read whole, classified as the harness classifies', () => {
     fc.assert(
       fc.property(validLogArb, fc.integer({ min: 1, max: 4096 }), (events, slice) => {
         const bytes = new Uint8Array([...new TextEncoder().encode(HEADER), ...toJsonlBytes(packRecords(events))])
-        const whole = new LensLog()
+        const whole = new ContentLog()
         whole.push(bytes)
         whole.finish()
-        const once = new ContentExtractor(whole).next()
+        const once = whole.next()
         expect(once.reclassified).toStrictEqual([])
 
-        const log = new LensLog()
-        const extractor = new ContentExtractor(log)
+        const log = new ContentLog()
         const grown = new Map<number, ContentDocument>()
         const take = (): void => {
-          const { documents, reclassified } = extractor.next()
+          const { documents, reclassified } = log.next()
           for (const r of reclassified) {
             const d = grown.get(r.seq)
             if (d !== undefined) grown.set(r.seq, { ...d, surface: r.surface, shadowedBy: r.shadowedBy })
