@@ -13,6 +13,7 @@ import { DEFAULT_DSH_URL, parseUpstreamUrl, remoteUpstreamWarning } from './dsh-
 import { defaultServerFlags, readServerFlag } from './server-flags.ts'
 import { isLoopbackHost } from '../server/http/request-trust.ts'
 import { untilStopped } from './until-stopped.ts'
+import { userCacheDir } from './user-cache-dir.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
 /** Where `dsh-lens` listens unless told: fixed, so a bookmarked or copied link keeps working across runs. */
@@ -145,6 +146,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
       portAttempts: args.port === null ? PORT_ATTEMPTS : 1,
       distDir,
       log: (line) => process.stderr.write(`dsh-lens: ${line}\n`),
+      contentIndex: { cacheDir: userCacheDir() },
       ...(token === undefined ? {} : { token }),
       ...(upstream?.ok === true ? { dsh: { url: upstream.url } } : {}),
     })
