@@ -12,10 +12,8 @@
  */
 
 import { chmodSync, mkdirSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { basename, dirname, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import { loadContentChecksum, type ContentChecksum } from '../../core/index.ts'
-import { LOG_NAMES, logsBelow, type FoundLog } from '../catalog/log-discovery.ts'
 import { PathGuard } from '../path-guard.ts'
 import { IndexBusyError, indexPathFor, type Db } from './content-db.ts'
 import { searchIndex, type SearchPage, type SearchRequest } from './content-search.ts'
@@ -24,7 +22,8 @@ import { ExtractPool } from './extract-pool.ts'
 import { FileIdsExhausted, FileRows, isAppend, readError, rowIdentity, type FileRow } from './file-rows.ts'
 import type { ContentIndexOptions, IndexStatus, RefreshOptions, RefreshReport, SkippedFile } from './index-api.ts'
 import { dshHomeOf, IndexPlaceError, isCorruption, isInside, openOrRebuild, realRoot } from './index-place.ts'
-import { identityOf, readForIndex, sameFile, type FileIdentity, type OpenLog, type ReadOutcome } from './log-reading.ts'
+import { foundAt, logsBelowAll, type WorkItem } from './log-finding.ts'
+import { identityOf, readForIndex, sameFile, type OpenLog, type ReadOutcome } from './log-reading.ts'
 import { WriterLock } from './writer-lock.ts'
 
 export type { ContentIndexOptions, IndexProgress, IndexStatus, RefreshOptions, RefreshReport, SkippedFile } from './index-api.ts'
@@ -38,13 +37,6 @@ const COMMIT_MS = 1000
 const POOL_BYTES = 16 << 20
 /** Logs read ahead of the writing, at most (their documents wait in memory). */
 const READ_AHEAD_BYTES = 32 << 20
-
-interface WorkItem {
-  readonly path: string
-  readonly identity: FileIdentity
-  readonly row: FileRow | undefined
-  readonly grown: boolean
-}
 
 export class ContentIndex {
   private readonly openLogs = new Map<string, OpenLog>()
@@ -300,28 +292,4 @@ export class ContentIndex {
       return read()
     }
   }
-}
-
-/** The session logs below every root (a log below two roots, once). */
-async function logsBelowAll(guard: PathGuard): Promise<FoundLog[]> {
-  const found = new Map<string, FoundLog>()
-  for (const root of guard.roots)
-    for (const log of (await logsBelow(root, guard)).logs) if (!found.has(log.path)) found.set(log.path, log)
-  return [...found.values()]
-}
-
-/** The session logs among `paths` (a watcher's), as `logsBelow` would find them; a path that is none is left out. */
-async function foundAt(paths: readonly string[], guard: PathGuard): Promise<FoundLog[]> {
-  const out: FoundLog[] = []
-  for (const path of paths) {
-    if (!(LOG_NAMES as readonly string[]).includes(basename(path))) continue
-    const real = await guard.resolveFile(path)
-    if (real === undefined) continue
-    try {
-      out.push({ path: real, stats: await stat(real) })
-    } catch {
-      // Gone since: left out, so its row goes.
-    }
-  }
-  return out
 }
