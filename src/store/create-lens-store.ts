@@ -16,6 +16,7 @@ import { createReplaySlice } from './slices/replay-slice.ts'
 import { createBundleSlice } from './slices/bundle-slice.ts'
 import { createExportSlice } from './slices/export-slice.ts'
 import { createLiveSlice } from './slices/live-slice.ts'
+import { createHomeSearchSlice } from './slices/home-search-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import type { LineageClient } from '../protocol/lineage.ts'
@@ -46,6 +47,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createReplaySlice(all)(...a),
     ...createBundleSlice(all)(...a),
     ...createLiveSlice(all)(...a),
+    ...createHomeSearchSlice(all)(...a),
     ...createExportSlice(all)(...a),
   }))
   return Object.assign(store, { client: all.lens })

@@ -14,6 +14,7 @@ import type { LineageClient } from '../../protocol/lineage.ts'
 import type { BundleSlice } from './bundle-slice.ts'
 import type { ExportSlice } from './export-slice.ts'
 import type { LiveSlice } from './live-slice.ts'
+import type { HomeSearchSlice } from './home-search-slice.ts'
 import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
@@ -26,6 +27,7 @@ export type LensState = SourceSlice &
   ReplaySlice &
   BundleSlice &
   LiveSlice &
+  HomeSearchSlice &
   ExportSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */

@@ -10,12 +10,14 @@
  * `data-running`, `data-kind`, `data-parent-id`, `data-source` file|dsh-web), `[data-testid=sessions-filter]`. With
  * `--dsh`, the rows of the host's sessions (a session both on disk and in the host is one row, from the host) carry a
  * badge `[data-testid=session-source]` (`data-source`, `data-upstream`): "live via dsh web", or the host's trouble.
+ * Above the rows, the content search of every session's text (HomeSearch.tsx).
  */
 
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
+import { HomeSearch } from './HomeSearch.tsx'
 import { homeGroups, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
 import { SessionRow } from './SessionRow.tsx'
 import { SessionsNotice } from './SessionsNotice.tsx'
@@ -145,6 +147,7 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
             onChange={(event) => setFilter(event.currentTarget.value)}
           />
         </header>
+        <HomeSearch />
         <SessionsNotice count={count} signedIn={signedIn} />
         <div ref={listRef} role="listbox" aria-label="Sessions by project">
           {groups.map((group) => (
