@@ -65,7 +65,9 @@ export const ROOMS = {
     catalog: ['tail', 'path-guard.ts'],
     'dsh-web': ['tail', 'catalog'],
     http: ['path-guard.ts'],
-    stream: ['tail', 'catalog', 'dsh-web', 'path-guard.ts'],
+    stream: ['tail', 'catalog', 'dsh-web', 'content-search', 'path-guard.ts'],
+    'content-index': ['catalog', 'path-guard.ts'],
+    'content-search': ['content-index'],
   },
   ui: {
     app: '*',

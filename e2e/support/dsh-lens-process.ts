@@ -4,6 +4,7 @@
  */
 
 import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const BIN = fileURLToPath(new URL('../../bin/dsh-lens.cjs', import.meta.url))
@@ -20,7 +21,11 @@ export async function startDshLens(args: readonly string[], home: string): Promi
   const child: ChildProcess = spawn(
     process.execPath,
     [BIN, ...args, '--no-open', '--port', '0', '--dist', process.env['E2E_DIST'] ?? 'dist'],
-    { env: { ...process.env, DSH_HOME: home, BROWSER: 'none' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      // The home's content index goes beside the test's dsh home (`lens-cache`, never in it), not the user's cache.
+      env: { ...process.env, XDG_CACHE_HOME: join(home, '..', 'lens-cache'), DSH_HOME: home, BROWSER: 'none' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   )
   let out = ''
   let err = ''

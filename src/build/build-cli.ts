@@ -13,9 +13,10 @@
  * The cache is trained, not just compiled: the launcher runs `fold --json` on the bundled demo session and
  * writes the cache at exit, so it holds the bytecode of every function a fold runs.
  *
- * Every dependency is bundled (fzstd, zstddec, xxhash-wasm, ws), so the built CLI runs from an `npm pack` tarball or a
- * bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them inside a try
- * and falls back to JavaScript.
+ * Every JavaScript dependency is bundled (fzstd, zstddec, xxhash-wasm, ws), so the built CLI runs from an `npm pack`
+ * tarball or a bare checkout without node_modules. ws's optional native speed-ups stay external: ws loads them inside a
+ * try and falls back to JavaScript. better-sqlite3 (native, the content index of `find` and `index`) stays external
+ * too: it is a dependency npm installs and compiles, loaded only by those two commands.
  */
 
 import { build, type Plugin } from 'esbuild'
@@ -40,6 +41,7 @@ const ON_DEMAND: Record<string, string> = {
   './diff-command.ts': 'dsh-lens-diff',
   './serve-command.ts': 'dsh-lens-serve',
   '../generate/index.ts': 'dsh-lens-generate',
+  './find-command.ts': 'dsh-lens-find',
 }
 const onDemand: Plugin = {
   name: 'lens-on-demand-commands',
@@ -62,6 +64,9 @@ await build({
     'dsh-lens-diff': 'src/cli/diff-command.ts',
     'dsh-lens-serve': 'src/cli/serve-command.ts',
     'dsh-lens-generate': 'src/generate/index.ts',
+    'dsh-lens-find': 'src/cli/find-command.ts',
+    // The content index's worker threads, started by path (src/server/content-index/worker-script.ts).
+    'dsh-lens-extract-worker': 'src/server/content-index/extract-worker.ts',
   },
   plugins: [onDemand],
   // import() of an on-demand bundle becomes require(): the CLI runs as a classic script (launch.ts), which has
@@ -73,7 +78,8 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external: ['bufferutil', 'utf-8-validate'],
+  // better-sqlite3 is a native module (the content index's SQLite): Node loads it from node_modules at run time.
+  external: ['bufferutil', 'utf-8-validate', 'better-sqlite3'],
   // The sources are ES modules that find their neighbours (the viewer's dist/) from import.meta.url,
   // which a CommonJS bundle does not have: it is the bundle's own file URL.
   define: { 'import.meta.url': '__lensModuleUrl' },

@@ -40,7 +40,10 @@ const USAGE = `usage:
                                          what each step, compaction and cache break cost (an estimate from the logged usage)
   dsh-lens usage [PATH] [--json] [--by day|week|month|project|model] [--since DATE] [--currency CNY|USD] [--rates FILE]
                                          tokens and cost over a sessions root (default the dsh home), subagents under their session
-FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\` and \`dsh-lens serve --help\` say more.`
+  dsh-lens find "TEXT" [PATH] --json [--project P] [--since D] [--tool NAME] [--failed] [--surface S] [--limit N]
+                                         search every session's content (one phrase), grouped by session, with each hit's surface class
+  dsh-lens index [PATH] [--rebuild]      build or refresh the content index find uses (in the user's cache directory)
+FILE is a .jsonl, a .jsonl.zstd, or - for standard input. \`dsh-lens open --help\`, \`serve --help\` and \`find --help\` say more.`
 
 class UsageError extends Error {}
 
@@ -151,6 +154,15 @@ async function main(argv: string[]): Promise<number> {
         return await runBundle(rest)
       } catch (error) {
         throw error instanceof BundleUsageError ? new UsageError(error.message) : error
+      }
+    }
+    case 'find':
+    case 'index': {
+      const { runFind, runIndex, FindUsageError } = await import('./find-command.ts')
+      try {
+        return await (command === 'find' ? runFind(rest) : runIndex(rest))
+      } catch (error) {
+        throw error instanceof FindUsageError ? new UsageError(error.message) : error
       }
     }
     case 'open': {

@@ -15,6 +15,7 @@ import { defaultServerFlags, readServerFlag } from './server-flags.ts'
 import { isLoopbackHost } from '../server/http/request-trust.ts'
 import { untilStopped } from './until-stopped.ts'
 import { findHostSessions } from './open-host-sessions.ts'
+import { userCacheDir } from './user-cache-dir.ts'
 import { OpenTargetError, resolveOpenTarget } from './open-target.ts'
 
 /** Where `dsh-lens` listens unless told: fixed, so a bookmarked or copied link keeps working across runs. */
@@ -166,6 +167,7 @@ export async function runOpen(argv: readonly string[]): Promise<number> {
       portAttempts: args.port === null ? PORT_ATTEMPTS : 1,
       distDir,
       log: (line) => process.stderr.write(`dsh-lens: ${line}\n`),
+      contentIndex: { cacheDir: userCacheDir() },
       ...(token === undefined ? {} : { token }),
       ...(upstream?.ok === true ? { dsh: { url: upstream.url } } : {}),
     })

@@ -47,6 +47,43 @@ export type ClientMessage =
   | { readonly type: 'unsubscribe'; readonly sub: string }
   | { readonly type: 'ping'; readonly t: number }
   | { readonly type: 'pong'; readonly t: number }
+  /** Search the text of every served session (the content index): answered by one `content-hits`. */
+  | { readonly type: 'content-search'; readonly req: string; readonly query: string; readonly limit?: number }
+  /** Build the content index in the background (first use) and say how far it is: `index-progress` as it goes. */
+  | { readonly type: 'watch-index'; readonly req: string }
+  | { readonly type: 'unwatch-index'; readonly req: string }
+
+/** How far the content index is: `building` (done of total logs), `ready`, or `unavailable` (why, in `message`). */
+export interface IndexProgressView {
+  readonly state: 'idle' | 'building' | 'ready' | 'unavailable'
+  readonly done: number
+  readonly total: number
+  /** Sessions and events searchable now. */
+  readonly sessions: number
+  readonly events: number
+  readonly message?: string
+}
+
+/** One hit of a content search: the event's seq, its surface class at the end of the session, a one-line snippet. */
+export interface ContentHit {
+  readonly seq: number
+  readonly turn: number | null
+  readonly step: number | null
+  readonly type: string
+  readonly tool: string | null
+  readonly surface: 'current' | 'shadowed' | 'log-only'
+  readonly shadowedBy: number | null
+  readonly snippet: string
+  /** The match's [start, end) in `snippet`. */
+  readonly highlight: readonly [number, number]
+}
+
+export interface ContentHitSession {
+  readonly id: string | null
+  readonly title: string | null
+  readonly project: string | null
+  readonly hits: readonly ContentHit[]
+}
 
 export interface SessionListItem {
   readonly sessionId: string
@@ -203,6 +240,17 @@ export type ServerMessage =
       readonly title?: string | null
       readonly upstream?: UpstreamState
     }
+  /** The answer to `content-search`: sessions strongest hit first, or one sentence (`ok` false); `index` how far it is. */
+  | {
+      readonly type: 'content-hits'
+      readonly req: string
+      readonly query: string
+      readonly ok: boolean
+      readonly message?: string
+      readonly sessions: readonly ContentHitSession[]
+      readonly index: IndexProgressView
+    }
+  | { readonly type: 'index-progress'; readonly req: string; readonly index: IndexProgressView }
   | { readonly type: 'ping'; readonly t: number; readonly subs: Readonly<Record<string, number>> }
   | { readonly type: 'pong'; readonly t: number }
   | {

@@ -8,6 +8,7 @@
 import { sourceRefProblem } from './source-limits.ts'
 import { Backoff, type BackoffOptions } from './backoff.ts'
 import {
+  type IndexProgressView,
   PROTOCOL,
   PROTOCOL_VERSION,
   TOKEN_SUBPROTOCOL_PREFIX,
@@ -71,6 +72,9 @@ export interface SubscriptionHandlers {
 }
 
 /** Who hears a connection's status and its errors (the options' handlers, or `listen`'s). */
+/** A content search's answer (the server's `content-hits`). */
+export type ContentHits = Extract<ServerMessage, { type: 'content-hits' }>
+
 export interface ConnectionListener {
   onStatus?(status: LiveStatus, detail?: string): void
   onError?(error: StreamError & { sub?: string }): void
@@ -132,6 +136,11 @@ export class TailClient {
   private reqCounter = 0
   private readonly lists = new Map<string, { resolve(items: readonly SessionListItem[]): void; reject(e: Error): void }>()
   private readonly watches = new Map<string, SessionsWatchHandlers>()
+  private readonly contentSearches = new Map<
+    string,
+    { readonly query: string; readonly limit: number; resolve(answer: ContentHits): void; reject(e: Error): void }
+  >()
+  private readonly indexWatches = new Map<string, (index: IndexProgressView) => void>()
   // Events/s over a sliding window of one-second buckets.
   private readonly rate: Array<{ t: number; n: number }> = []
 
@@ -174,6 +183,8 @@ export class TailClient {
     this.setStatus('closed')
     for (const l of this.lists.values()) l.reject(new Error('client closed'))
     this.lists.clear()
+    for (const c of this.contentSearches.values()) c.reject(new Error('client closed'))
+    this.contentSearches.clear()
   }
 
   list(): Promise<readonly SessionListItem[]> {
@@ -182,6 +193,25 @@ export class TailClient {
       this.lists.set(req, { resolve, reject })
       if (this.welcomed) this.send({ type: 'list', req })
     })
+  }
+
+  /** Search every served session's text (`content-search`); asked again after a reconnect until answered. */
+  searchContent(query: string, limit = 20): Promise<ContentHits> {
+    const req = `c${++this.reqCounter}`
+    return new Promise((resolve, reject) => {
+      this.contentSearches.set(req, { query, limit, resolve, reject })
+      if (this.welcomed) this.send({ type: 'content-search', req, query, limit })
+    })
+  }
+
+  /** The content index's progress (`watch-index`: it starts the background build), across reconnects. */
+  watchIndex(onProgress: (index: IndexProgressView) => void): () => void {
+    const req = `i${++this.reqCounter}`
+    this.indexWatches.set(req, onProgress)
+    if (this.welcomed) this.send({ type: 'watch-index', req })
+    return () => {
+      if (this.indexWatches.delete(req) && this.welcomed) this.send({ type: 'unwatch-index', req })
+    }
   }
 
   /** Keep the sessions list current (`watch-sessions`), across reconnects. Returns the stop function. */
@@ -336,6 +366,12 @@ export class TailClient {
     },
     'sessions-changed': (message) =>
       this.watches.get(message.req)?.onChange(message.items, message.removed, message.scan, message.roots),
+    'content-hits': (message) => {
+      const pending = this.contentSearches.get(message.req)
+      this.contentSearches.delete(message.req)
+      pending?.resolve(message)
+    },
+    'index-progress': (message) => this.indexWatches.get(message.req)?.(message.index),
     snapshot: (message) => this.onSnapshot(message),
     append: (message) => this.onAppend(message),
     live: (message) => {
@@ -383,6 +419,8 @@ export class TailClient {
     for (const s of this.subs.values()) if (s.epoch === null) this.sendSubscribe(s)
     for (const req of this.lists.keys()) this.send({ type: 'list', req })
     for (const req of this.watches.keys()) this.send({ type: 'watch-sessions', req })
+    for (const [req, c] of this.contentSearches) this.send({ type: 'content-search', req, query: c.query, limit: c.limit })
+    for (const req of this.indexWatches.keys()) this.send({ type: 'watch-index', req })
   }
 
   private onError(message: Extract<ServerMessage, { type: 'error' }>): void {
@@ -400,6 +438,8 @@ export class TailClient {
     if (message.req !== undefined) {
       this.lists.get(message.req)?.reject(new Error(message.message))
       this.lists.delete(message.req)
+      this.contentSearches.get(message.req)?.reject(new Error(message.message))
+      this.contentSearches.delete(message.req)
     }
   }
 

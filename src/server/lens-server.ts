@@ -14,6 +14,7 @@ import { STREAM_PATH } from '../live/protocol.ts'
 import type { BackoffOptions } from '../live/backoff.ts'
 import { readLogHeader } from './catalog/log-header.ts'
 import { SessionCatalog } from './catalog/session-catalog.ts'
+import { ContentSearchRoom } from './content-search/content-search-room.ts'
 import { DshWebUpstream } from './dsh-web/dsh-web-upstream.ts'
 import { MergedSessions } from './dsh-web/merged-sessions.ts'
 import { extraHostsFor, listenWithFallback, originOf } from './http/listen.ts'
@@ -71,6 +72,11 @@ export interface LensServerOptions {
   readonly stallMs?: number
   /** One line per refusal or cut-off (serve prints them to stderr). */
   readonly log?: (line: string) => void
+  /**
+   * Search the served sessions' text from the home (`content-search`): the content index lives in this directory
+   * (dsh-lens's folder in the user's cache directory). Absent: the server answers that it has no content index.
+   */
+  readonly contentIndex?: { readonly cacheDir: string }
   /** Attach to a dsh web host as a second source (`--dsh`): its sessions are listed and followed through it. */
   readonly dsh?: {
     readonly url: URL
@@ -167,6 +173,14 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
           },
           note: (what) => note(options.dsh?.url.host ?? 'dsh-web', what),
         })
+  const contentSearch =
+    options.contentIndex === undefined
+      ? undefined
+      : new ContentSearchRoom({
+          roots: guard.roots,
+          cacheDir: options.contentIndex.cacheDir,
+          note: (what) => note('index', what),
+        })
   const files = new FileSources(catalog, guard, registry)
   const ctx: StreamContext = {
     // With a dsh web host the connections list and follow its sessions too: decided here, once.
@@ -184,6 +198,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     maxWindow: options.maxWindow ?? 20_000,
     maxSubscriptions: options.maxSubscriptions ?? 32,
     stallMs: options.stallMs ?? 15_000,
+    ...(contentSearch === undefined ? {} : { contentSearch }),
     note,
   }
 
@@ -255,6 +270,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       catalog.close()
+      await contentSearch?.close()
       await registry.closeAll()
     },
   }

@@ -20,6 +20,7 @@ import { createSecretsSlice } from './slices/secrets-slice.ts'
 import { createShareSlice } from './slices/share-slice.ts'
 import { createCompareSlice } from './slices/compare-slice.ts'
 import { createCostSlice } from './slices/cost-slice.ts'
+import { createHomeSearchSlice } from './slices/home-search-slice.ts'
 import type { LensClients, LensState } from './slices/types.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import type { LineageClient } from '../protocol/lineage.ts'
@@ -50,6 +51,7 @@ export function createLensStore(clients: Pick<LensClients, 'lens'> & Partial<Len
     ...createReplaySlice(all)(...a),
     ...createBundleSlice(all)(...a),
     ...createLiveSlice(all)(...a),
+    ...createHomeSearchSlice(all)(...a),
     ...createExportSlice(all)(...a),
     ...createSecretsSlice(all)(...a),
     ...createShareSlice(all)(...a),

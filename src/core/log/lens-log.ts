@@ -64,7 +64,7 @@ export interface LensLogOptions {
  * The only types the legacy pass can change or refuse (reference 1.7); every other
  * event skips it. (The pass keeps message ids only for message types, and those are here.)
  */
-const MAYBE_LEGACY = new Set<unknown>([
+export const MAYBE_LEGACY = new Set<unknown>([
   'turn/start',
   'turn/end',
   'steering/message',
@@ -77,7 +77,7 @@ const MAYBE_LEGACY = new Set<unknown>([
 ])
 
 /** A tool result with everything check 18 ignores removed (blocks after the first, the first's payload). */
-function rewriteBase(event: LogEvent): LogEvent | undefined {
+export function rewriteBase(event: LogEvent): LogEvent | undefined {
   const data = event.data
   if (!isRecord(data) || !isRecord(data['message'])) return undefined
   const message = data['message']

@@ -77,9 +77,23 @@ export function parseClientMessage(text: string): Parsed {
         },
       }
     }
+    case 'content-search': {
+      if (typeof v['req'] !== 'string' || v['req'].length > 64) return fail('content-search.req must be a string (<= 64 chars)')
+      if (typeof v['query'] !== 'string' || v['query'].length > 1024)
+        return fail('content-search.query must be a string (<= 1024 chars)')
+      const limit = v['limit']
+      if (limit !== undefined && !(typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 && limit <= 100))
+        return fail('content-search.limit must be an integer from 1 to 100')
+      return {
+        ok: true,
+        message: { type: 'content-search', req: v['req'], query: v['query'], ...(limit === undefined ? {} : { limit }) },
+      }
+    }
     case 'list':
     case 'watch-sessions':
     case 'unwatch-sessions':
+    case 'watch-index':
+    case 'unwatch-index':
       return typeof v['req'] === 'string' && v['req'].length <= 64
         ? { ok: true, message: { type: v['type'], req: v['req'] } }
         : fail(`${v['type']}.req must be a string (<= 64 chars)`)

@@ -18,6 +18,7 @@ import type { SecretsSlice } from './secrets-slice.ts'
 import type { ShareSlice } from './share-slice.ts'
 import type { CompareSlice } from './compare-slice.ts'
 import type { CostSlice } from './cost-slice.ts'
+import type { HomeSearchSlice } from './home-search-slice.ts'
 import type { LiveConnection } from '../live/live-view.ts'
 
 export type LensState = SourceSlice &
@@ -34,7 +35,8 @@ export type LensState = SourceSlice &
   SecretsSlice &
   ShareSlice &
   CompareSlice &
-  CostSlice
+  CostSlice &
+  HomeSearchSlice
 
 /** The clients a page's store is made with (the entry makes them; tests give their own). */
 export interface LensClients {

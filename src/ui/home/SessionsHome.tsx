@@ -14,6 +14,7 @@
  * badge `[data-testid=session-source]` (`data-source`, `data-upstream`): "live via dsh web", or the host's trouble.
  * Compare: each row's `[data-testid=session-compare-pick]` (two picked open the Compare view, the first as run A) and,
  * on a subagent's or fork's row whose parent is listed, `[data-testid=session-compare-parent]`.
+ * Above the rows, the content search of every session's text (HomeSearch.tsx).
  */
 
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
@@ -22,6 +23,7 @@ import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { useNow } from '../shared/use-now.ts'
+import { HomeSearch } from './HomeSearch.tsx'
 import { homeGroups, projectCosts, shortProject, type HomeGroup, type HomeRow } from './home-rows.ts'
 import { SessionRow } from './SessionRow.tsx'
 import { SessionsNotice } from './SessionsNotice.tsx'
@@ -158,6 +160,7 @@ export function SessionsHome({ signedIn }: { signedIn: boolean }) {
             onChange={(event) => setFilter(event.currentTarget.value)}
           />
         </header>
+        <HomeSearch />
         <SessionsNotice count={count} signedIn={signedIn} />
         <div ref={listRef} role="listbox" aria-label="Sessions by project">
           {groups.map((group) => (

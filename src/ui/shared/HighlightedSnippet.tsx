@@ -3,7 +3,7 @@
  * show as markers (`VisibleText`), so an override in a snippet cannot reverse the rest of the result row.
  */
 
-import { VisibleText } from '../shared/VisibleText.tsx'
+import { VisibleText } from './VisibleText.tsx'
 
 export function HighlightedSnippet({ text, highlight }: { text: string; highlight: readonly [number, number] }) {
   const [start, end] = highlight
