@@ -7,6 +7,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import { createRealHost, realDshAvailable, type RealHost } from '../src/test-support/real-dsh-host.ts'
@@ -26,7 +27,8 @@ function startLens(dshUrl: string, home: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('node_modules/.bin/tsx', ['src/cli/main.ts', 'serve', '--dsh', dshUrl, '--port', '0', '--dist', DIST], {
       cwd: ROOT,
-      env: { ...process.env, DSH_HOME: home },
+      // Any content index serve builds goes beside the test's dsh home (private), never in the user's cache.
+      env: { ...process.env, DSH_HOME: home, XDG_CACHE_HOME: join(home, '..', 'lens-cache') },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     lens = child

@@ -3,7 +3,8 @@
  * keyless): `dsh-lens` run as a user runs it, its index in a private cache directory (XDG_CACHE_HOME, never under
  * the dsh home); the index builds in the background on first use; a word from one session's prompt is found there
  * (each hit with its session, seq and surface class); the title filter is a different box; a hit opens its session
- * at that event with the word in the viewer's search, marked in its results.
+ * at that event with the word in the viewer's search, marked in its results. `dsh-lens serve` serves the same home
+ * and search (its `home:` URL), its index in the same user cache directory.
  */
 
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { realDshAvailable, runHeadless } from '../src/test-support/real-dsh.ts'
-import { startDshLens, type DshLensProcess } from './support/dsh-lens-process.ts'
+import { startDshLens, startDshLensServe, type DshLensProcess } from './support/dsh-lens-process.ts'
 
 test.skip(!realDshAvailable(), 'real-dsh (../shared/real-dsh) is not beside the checkout')
 
@@ -19,6 +20,7 @@ let base: string
 let home: string
 let cache: string
 let quokkaLog: string
+let notesLog: string
 const running: DshLensProcess[] = []
 
 test.beforeAll(async () => {
@@ -30,7 +32,7 @@ test.beforeAll(async () => {
   cache = join(base, 'lens-cache')
   const work = join(base, 'work')
   quokkaLog = await runHeadless('Fix the quokka parser bug SPAWN', { home, workdir: join(work, 'alpha') })
-  await runHeadless('Write the release notes NOTOOL', { home, workdir: join(work, 'beta') })
+  notesLog = await runHeadless('Write the release notes NOTOOL', { home, workdir: join(work, 'beta') })
 })
 
 test.afterAll(async () => {
@@ -91,4 +93,34 @@ test('home search: a word of one session found at its seq; the hit opens the ses
   const active = page.locator('[data-testid=search-results] [aria-selected=true]')
   await expect(active).toContainText(`#${seq}`)
   await expect(active.locator('mark')).toHaveText(/quokka/i)
+})
+
+test('serve: its home searches the same text, a phrase of one session found, the index in the user cache dir', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  const lens = await startDshLensServe([], home)
+  running.push(lens)
+  await page.goto(lens.url)
+  await expect(page.getByTestId('sessions-home')).toHaveAttribute('data-count', '3')
+  const box = page.getByTestId('home-search')
+  await expect(box).toHaveAttribute('data-index-state', 'ready', { timeout: 60_000 })
+  await expect(page.getByTestId('index-unavailable')).toHaveCount(0)
+  expect(await readdir(join(cache, 'dsh-lens', 'content-index'))).toContainEqual(expect.stringMatching(/^[0-9a-f]{16}\.sqlite$/))
+
+  // A phrase (the default query): both words, in this order, in the release-notes session's prompt only.
+  await box.fill('release notes')
+  const results = page.getByTestId('home-search-results')
+  await expect(results).toHaveAttribute('data-state', 'done')
+  const notesId = notesLog.split('/').at(-2) as string
+  const hits = results.getByTestId('search-hit')
+  await expect.poll(async () => Number(await results.getAttribute('data-count'))).toBeGreaterThan(0)
+  for (const hit of await hits.all()) await expect(hit).toHaveAttribute('data-session-id', notesId)
+  const prompt = hits.filter({ hasText: 'user/message' }).first()
+  await expect(prompt).toHaveAttribute('data-surface', 'current')
+  await expect(prompt.locator('mark')).toHaveText('release notes')
+  // The words apart are not the phrase.
+  await box.fill('notes release')
+  await expect(results).toHaveAttribute('data-count', '0')
+  await expect(results).toHaveAttribute('data-state', 'done')
 })

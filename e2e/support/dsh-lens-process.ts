@@ -1,6 +1,6 @@
 /**
- * `dsh-lens` as a user runs it: the built CLI (bin/dsh-lens.cjs; `npm run test:e2e` builds it) started as a process
- * with its own DSH_HOME, never opening a browser; its one line on standard output is the URL to open.
+ * `dsh-lens` (and `dsh-lens serve`) as a user runs it: the built CLI (bin/dsh-lens.cjs; `npm run test:e2e` builds it)
+ * started as a process with its own DSH_HOME, never opening a browser; the URL to open is read from standard output.
  */
 
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -17,10 +17,19 @@ export interface DshLensProcess {
   stop(): Promise<void>
 }
 
-export async function startDshLens(args: readonly string[], home: string): Promise<DshLensProcess> {
+export function startDshLens(args: readonly string[], home: string): Promise<DshLensProcess> {
+  return startProcess([...args, '--no-open'], home, /^dsh-lens: (http:\/\/\S+)/m)
+}
+
+/** `dsh-lens serve` the same way; `url` is its `home:` line (the sessions home, signed in by the token). */
+export function startDshLensServe(args: readonly string[], home: string): Promise<DshLensProcess> {
+  return startProcess(['serve', ...args], home, /^home: (http:\/\/\S+)/m)
+}
+
+async function startProcess(args: readonly string[], home: string, urlLine: RegExp): Promise<DshLensProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [BIN, ...args, '--no-open', '--port', '0', '--dist', process.env['E2E_DIST'] ?? 'dist'],
+    [BIN, ...args, '--port', '0', '--dist', process.env['E2E_DIST'] ?? 'dist'],
     {
       // The home's content index goes beside the test's dsh home (`lens-cache`, never in it), not the user's cache.
       env: { ...process.env, XDG_CACHE_HOME: join(home, '..', 'lens-cache'), DSH_HOME: home, BROWSER: 'none' },
@@ -33,7 +42,7 @@ export async function startDshLens(args: readonly string[], home: string): Promi
   child.stderr?.setEncoding('utf8').on('data', (c: string) => (err += c))
   const url = await new Promise<string>((resolve, reject) => {
     const check = (): void => {
-      const match = /^dsh-lens: (http:\/\/\S+)/m.exec(out)
+      const match = urlLine.exec(out)
       if (match !== null) resolve(match[1] as string)
     }
     child.stdout?.on('data', check)

@@ -11,6 +11,7 @@ import { loadRateCard } from './rates-option.ts'
 import { startLensServer } from '../server/lens-server.ts'
 import { isLoopbackHost } from '../server/http/request-trust.ts'
 import { untilStopped } from './until-stopped.ts'
+import { userCacheDir } from './user-cache-dir.ts'
 
 /**
  * The built viewer beside this code: `dist/` of the checkout, seen from src/cli/ (run through tsx) or
@@ -31,7 +32,8 @@ export const SERVE_USAGE = `usage: dsh-lens serve [PATH ...] [--port N] [--host 
   --allow-origin  an extra exact Origin allowed to connect (e.g. http://localhost:5173 for the Vite dev server)
   --dist DIR      the built viewer (default: dist/ of this checkout)
   --rates FILE    extend or replace the rate card the sessions' cost column is priced with (also DSH_LENS_RATES)
-env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so open pages survive a server restart; default: a fresh random one`
+env DSH_LENS_TOKEN  reuse a token (>= 16 URL-safe chars) so open pages survive a server restart; default: a fresh random one
+env XDG_CACHE_HOME  where the home's content search keeps its index (dsh-lens/ in it; default ~/.cache), built on first use`
 
 export class ServeUsageError extends Error {}
 
@@ -136,12 +138,17 @@ export async function runServe(argv: string[]): Promise<void> {
     server = await startLensServer({
       roots,
       allowMissingRoots: args.paths.length === 0,
+      // `/` (signed in by `home:`'s URL) is the sessions home, with its content search, as `dsh-lens [open]` serves it;
+      // the Connect flow's `?ws=` page (`open:`) is as it was.
+      sessionsHome: true,
       rateCard,
       host: args.host,
       port: args.port,
       distDir,
       allowOrigins: args.allowOrigins,
       log: (line) => process.stderr.write(`dsh-lens serve: ${line}\n`),
+      // The home's content search: its index in the user's cache directory, never under the dsh home or the paths.
+      contentIndex: { cacheDir: userCacheDir() },
       ...(token === undefined ? {} : { token }),
       ...(upstream?.ok === true ? { dsh: { url: upstream.url } } : {}),
     })
@@ -160,6 +167,7 @@ export async function runServe(argv: string[]): Promise<void> {
   if (upstream?.ok === true) process.stdout.write(`following dsh web at ${upstream.url.href} (reads only)\n`)
   process.stdout.write(`listening on ${server.origin} (stream ${server.streamUrl})\n`)
   process.stdout.write(`open: ${server.viewerUrl}\n`)
+  process.stdout.write(`home: ${server.signInUrl()}\n`)
   await untilStopped()
   await server.close()
   await demo?.stop()

@@ -14,7 +14,7 @@ import { STREAM_PATH } from '../live/protocol.ts'
 import type { BackoffOptions } from '../live/backoff.ts'
 import { readLogHeader } from './catalog/log-header.ts'
 import { SessionCatalog } from './catalog/session-catalog.ts'
-import { ContentSearchRoom } from './content-search/content-search-room.ts'
+import { ContentSearchRoom, NO_CONTENT_INDEX, noContentSearch } from './content-search/content-search-room.ts'
 import { DshWebUpstream } from './dsh-web/dsh-web-upstream.ts'
 import { MergedSessions } from './dsh-web/merged-sessions.ts'
 import { extraHostsFor, listenWithFallback, originOf } from './http/listen.ts'
@@ -74,7 +74,8 @@ export interface LensServerOptions {
   readonly log?: (line: string) => void
   /**
    * Search the served sessions' text from the home (`content-search`): the content index lives in this directory
-   * (dsh-lens's folder in the user's cache directory). Absent: the server answers that it has no content index.
+   * (dsh-lens's folder in the user's cache directory). Absent: `watch-index` and `content-search` answer the state
+   * `unavailable`, with why (never an error).
    */
   readonly contentIndex?: { readonly cacheDir: string }
   /** Attach to a dsh web host as a second source (`--dsh`): its sessions are listed and followed through it. */
@@ -175,7 +176,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
         })
   const contentSearch =
     options.contentIndex === undefined
-      ? undefined
+      ? noContentSearch(NO_CONTENT_INDEX)
       : new ContentSearchRoom({
           roots: guard.roots,
           cacheDir: options.contentIndex.cacheDir,
@@ -198,7 +199,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     maxWindow: options.maxWindow ?? 20_000,
     maxSubscriptions: options.maxSubscriptions ?? 32,
     stallMs: options.stallMs ?? 15_000,
-    ...(contentSearch === undefined ? {} : { contentSearch }),
+    contentSearch,
     note,
   }
 
@@ -270,7 +271,7 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       catalog.close()
-      await contentSearch?.close()
+      await contentSearch.close()
       await registry.closeAll()
     },
   }

@@ -26,12 +26,39 @@ export interface ContentSearchAnswer {
   readonly index: IndexProgressView
 }
 
+/**
+ * What a connection asks of the home's content search. A server without an index (started without a cache
+ * directory for one) still answers: `unavailable`, with why, so a page says it in words instead of an error.
+ */
+export interface ContentSearch {
+  /** Follow the index's progress (the current state at once). Returns the stop function. */
+  watch(listener: (index: IndexProgressView) => void): () => void
+  search(query: string, limit: number): Promise<ContentSearchAnswer>
+  close(): Promise<void>
+}
+
+/** Why a server started without `contentIndex` cannot search (shown on the home after "Content search is unavailable: "). */
+export const NO_CONTENT_INDEX = 'this server was started without a content index (no cache directory was given for one)'
+
+/** The content search of a server that has no index: every watch and search answers `unavailable` with `why`. */
+export function noContentSearch(why: string): ContentSearch {
+  const index: IndexProgressView = { state: 'unavailable', done: 0, total: 0, sessions: 0, events: 0, message: why }
+  return {
+    watch: (listener) => {
+      listener(index)
+      return () => undefined
+    },
+    search: (query) => Promise.resolve({ query, ok: false, message: why, sessions: [], index }),
+    close: () => Promise.resolve(),
+  }
+}
+
 /** A refresh is started again by a search at most this often (a warm refresh stats every log). */
 const REFRESH_AFTER_MS = 2_000
 /** Progress is sent to watchers at most this often while a build runs. */
 const PROGRESS_MS = 200
 
-export class ContentSearchRoom {
+export class ContentSearchRoom implements ContentSearch {
   private index: Promise<ContentIndex> | null = null
   private refreshing: Promise<void> | null = null
   private lastRefresh = -Infinity

@@ -55,11 +55,12 @@ const CLIENT_HANDLERS: { readonly [T in ClientType]: ClientHandler<T> } = {
   list: async (on, message) => on.send({ type: 'sessions', req: message.req, ...(await on.ctx.sources.list()) }),
   'watch-sessions': (on, message) => on.watchSessions(message.req),
   'unwatch-sessions': (on, message) => on.unwatchSessions(message.req),
-  'content-search': async (on, message) => {
-    const search = on.ctx.contentSearch
-    if (search === undefined) return on.error('not-found', 'this server has no content index', { req: message.req })
-    on.send({ type: 'content-hits', req: message.req, ...(await search.search(message.query, message.limit ?? 20)) })
-  },
+  'content-search': async (on, message) =>
+    on.send({
+      type: 'content-hits',
+      req: message.req,
+      ...(await on.ctx.contentSearch.search(message.query, message.limit ?? 20)),
+    }),
   'watch-index': (on, message) => on.watchIndex(message.req),
   'unwatch-index': (on, message) => on.unwatchIndex(message.req),
   subscribe: (on, message) => on.subscribe(message.sub, message.source, message.fromSeq ?? 0, message.epoch, message.window),

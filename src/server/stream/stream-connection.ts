@@ -184,14 +184,12 @@ export class StreamConnection implements SubscriptionHost, ClientScope {
 
   /** The content index's progress, now and as it changes; watching is what starts its background build. */
   watchIndex(req: string): void {
-    const search = this.ctx.contentSearch
-    if (search === undefined) return this.error('not-found', 'this server has no content index', { req })
     if (this.watches.has(req)) return this.error('bad-request', `already watching as "${req}"`, { req })
     if (this.watches.size >= MAX_WATCHES)
       return this.error('bad-request', `at most ${MAX_WATCHES} watches per connection`, { req })
     this.watches.set(
       req,
-      search.watch((index) => this.send({ type: 'index-progress', req, index })),
+      this.ctx.contentSearch.watch((index) => this.send({ type: 'index-progress', req, index })),
     )
   }
 

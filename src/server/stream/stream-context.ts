@@ -1,6 +1,6 @@
 /** What every `/v1/stream` connection of one server shares: where sessions come from, the limits, the timings. */
 
-import type { ContentSearchRoom } from '../content-search/content-search-room.ts'
+import type { ContentSearch } from '../content-search/content-search-room.ts'
 import type { SessionSources } from './session-sources.ts'
 import type { StreamLimits } from './subscription.ts'
 
@@ -17,8 +17,8 @@ export interface StreamContext {
   readonly maxSubscriptions: number
   /** Unread bytes above the high-water mark for this long: the peer is cut off as a slow consumer. */
   readonly stallMs: number
-  /** The served paths' content index (absent: the server was started without a cache directory for it). */
-  readonly contentSearch?: ContentSearchRoom
+  /** The served paths' content index, or (no cache directory given) one that answers `unavailable` with why. */
+  readonly contentSearch: ContentSearch
   /** Record a refusal or cut-off (the server's incident log). */
   readonly note: (peer: string, what: string) => void
 }

@@ -55,7 +55,10 @@ export const createHomeSearchSlice: LensSliceCreator<HomeSearchSlice> =
       if (live === null) return
       live.client.searchContent(query).then(
         (answer) => {
-          if (id === latest) set({ homeSearch: { query, answer, pending: false, error: null } })
+          if (id !== latest) return
+          set({ homeSearch: { query, answer, pending: false, error: null } })
+          // A server without an index says so in its answer too: the home shows that state, not an empty result.
+          if (answer.index.state === 'unavailable') set({ indexProgress: answer.index })
         },
         (error: unknown) => {
           if (id === latest) set({ homeSearch: { ...get().homeSearch, pending: false, error: (error as Error).message } })

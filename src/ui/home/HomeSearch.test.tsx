@@ -2,7 +2,8 @@
 /**
  * Component test: the home's content search while the index builds and after. The progress bar with how many logs
  * are indexed; a search before the build is done lists its hits and says how much is indexed so far; the bar goes when
- * the index is ready; a refused query shows its one sentence; a hit opens its session at its seq.
+ * the index is ready; a refused query shows its one sentence; a hit opens its session at its seq; a server that cannot
+ * search says why in words, in place of the results.
  */
 
 import { act } from 'react'
@@ -126,4 +127,18 @@ it('says a refused query’s sentence, and nothing for an empty box', async () =
   expect(results.textContent).toContain('the query "*" has no word to search for')
   await act(async () => store.setState({ homeSearch: { query: '', answer: refused, pending: false, error: null } }))
   expect(q('[data-testid=home-search-results]')).toBeNull()
+})
+
+it('says in words why a server cannot search, in place of the results, with the box disabled', async () => {
+  const why = 'this server was started without a content index (no cache directory was given for one)'
+  const unavailable: IndexProgressView = { state: 'unavailable', done: 0, total: 0, sessions: 0, events: 0, message: why }
+  const refused: ContentHits = { ...answer(unavailable), ok: false, message: why, sessions: [] }
+  await act(async () =>
+    store.setState({ indexProgress: unavailable, homeSearch: { query: 'csv', answer: refused, pending: false, error: null } }),
+  )
+  expect(q('[data-testid=index-unavailable]')?.textContent).toBe(`Content search is unavailable here: ${why}`)
+  expect(q('[data-testid=home-search-results]')).toBeNull()
+  expect(q('[data-testid=index-progress]')).toBeNull()
+  const box = q('[data-testid=home-search]') as HTMLInputElement
+  expect([box.dataset['indexState'], box.disabled]).toStrictEqual(['unavailable', true])
 })

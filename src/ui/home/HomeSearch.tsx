@@ -4,7 +4,8 @@
  * the home stays usable meanwhile, and a search before the build is done says how much is indexed. A hit opens its
  * session at that event, with the query in the viewer's search (the term marked there).
  *
- * Contract: `[data-testid=home-search]` (the box; `data-index-state` idle|building|ready|unavailable), `[data-testid=index-progress]` while the index builds
+ * Contract: `[data-testid=home-search]` (the box; `data-index-state` idle|building|ready|unavailable; disabled when
+ * unavailable, `[data-testid=index-unavailable]` then says why in place of the results), `[data-testid=index-progress]` while the index builds
  * (`data-done`, `data-total`), `[data-testid=home-search-results]` (`data-count`: hits listed, `data-state`
  * searching|done|refused) with one `[data-testid=search-hit]` per hit (`data-session-id`, `data-seq`, `data-surface`).
  */
@@ -28,13 +29,16 @@ const SURFACE_TITLES: Record<ContentHit['surface'], string> = {
   'log-only': 'in the log, never on the model surface',
 }
 
+/** A server without an index (or whose index cannot open) says why: a state of this server, not a lost connection. */
+function IndexUnavailable({ index }: { index: IndexProgressView }) {
+  return (
+    <p className="mt-2 text-xs text-muted" data-testid="index-unavailable" role="status">
+      Content search is unavailable here: {index.message ?? 'this server keeps no content index'}
+    </p>
+  )
+}
+
 function IndexProgress({ index }: { index: IndexProgressView }) {
-  if (index.state === 'unavailable')
-    return (
-      <p className="mt-2 text-xs text-danger" data-testid="index-unavailable">
-        Content search is unavailable: {index.message ?? 'no index'}
-      </p>
-    )
   if (index.state === 'ready') return null
   const share = index.total === 0 ? 0 : index.done / index.total
   return (
@@ -93,6 +97,7 @@ export function HomeSearch() {
   const answer = search.query.trim() === '' ? null : search.answer
   const hits = answer?.ok === true ? answer.sessions.reduce((n, s) => n + s.hits.length, 0) : 0
   const building = index !== null && index.state !== 'ready'
+  const unavailable = index?.state === 'unavailable'
   return (
     <div className="mt-3">
       <input
@@ -103,11 +108,12 @@ export function HomeSearch() {
         placeholder="Search inside every session: what was said, run or failed"
         className="w-full rounded border border-line bg-panel px-2 py-1"
         value={search.query}
+        disabled={unavailable}
         onChange={(event) => searchSessions(event.currentTarget.value)}
       />
-      {index === null ? null : <IndexProgress index={index} />}
+      {index === null ? null : unavailable ? <IndexUnavailable index={index} /> : <IndexProgress index={index} />}
       {search.error !== null ? <p className="mt-2 text-xs text-danger">The search failed: {search.error}</p> : null}
-      {answer === null ? null : (
+      {answer === null || unavailable ? null : (
         <section
           data-testid="home-search-results"
           data-count={hits}
