@@ -8,11 +8,13 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum, logCost, payBackSentence, roundAmount } from '../core/index.ts'
+import { demoSessionJsonl } from '../generate/index.ts'
 import type { LensClient } from '../protocol/lens-client.ts'
 import { streamInto } from '../test-support/worker-stream.ts'
 import { createInThreadClient } from '../worker/in-thread-client.ts'
 
-const BYTES = new Uint8Array(readFileSync(new URL('../../public/demo/demo-session.jsonl', import.meta.url)))
+// The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
+const BYTES = new TextEncoder().encode(demoSessionJsonl())
 const log = new LensLog({ checksum: await loadContentChecksum() })
 log.push(BYTES)
 log.finish()

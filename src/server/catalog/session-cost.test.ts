@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LensLog, loadContentChecksum, logCost, roundAmount, type RateCard } from '../../core/index.ts'
+import { demoSessionJsonl } from '../../generate/index.ts'
 import { scanDigest, type FileIdentity } from './digest-scan.ts'
 
-const DEMO = readFileSync(new URL('../../../public/demo/demo-session.jsonl', import.meta.url), 'utf8')
+// The bundled demo, generated (a fresh clone has no public/demo/ until `npm run demo`).
+const DEMO = demoSessionJsonl()
 const checksum = await loadContentChecksum()
 
 const identityOf = (path: string): FileIdentity => {
