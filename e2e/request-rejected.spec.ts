@@ -86,7 +86,9 @@ test('the fixture as logged: no banner, no marks', async ({ page }) => {
   await openLog(page, FIXTURE, bytes)
   await page.getByTestId('request-tab').click()
   for (const [index, s] of stepList(log).entries()) {
-    await page.getByTestId('request-step-select').selectOption({ index })
+    // By value (the step's position), not by index: selectOption waits for that option, where index 0 is the
+    // "step…" placeholder until the step list arrives (a busy machine picked it, and nothing).
+    await page.getByTestId('request-step-select').selectOption(String(index))
     await expect(page.getByTestId('request-pane')).toHaveAttribute('data-step', `${s.turn}.${s.step}`)
     await expect(page.getByTestId('request-rejected')).toHaveCount(0)
     await expect(page.getByRole('listbox', { name: 'Request messages' }).locator('[role=option]').first()).toBeVisible()
