@@ -27,6 +27,7 @@ import { SecretsToggle } from '../secrets/SecretsToggle.tsx'
 import { LazyShareDialog } from '../share/LazyShareDialog.tsx'
 import { SizeBudgetBanner } from './SizeBudgetBanner.tsx'
 import { TopBar } from './TopBar.tsx'
+import { OwnSessionsHint } from './OwnSessionsHint.tsx'
 import { SearchPanel } from '../search/SearchPanel.tsx'
 import { handleDrop } from '../sessions/drop-sources.ts'
 import { SessionsPanel } from '../sessions/SessionsPanel.tsx'
@@ -87,7 +88,16 @@ export function App() {
     >
       <TopBar onHelp={openHelp} />
       <BundleBanner />
-      {home || comparing ? null : <SearchPanel end={<SecretsToggle />} />}
+      {home || comparing ? null : (
+        <SearchPanel
+          end={
+            <>
+              <OwnSessionsHint />
+              <SecretsToggle />
+            </>
+          }
+        />
+      )}
       <LiveConnect />
       <FileLinkBanner />
       {comparing ? null : <RejectBanner />}

@@ -1,8 +1,9 @@
 /**
- * Top bar: source and stats, the file picker (hidden input), "Compare with…" (a second file against the log open),
- * load progress with cancel, the currency, theme toggle. On a served page, a "Sessions" control back to the sessions
- * home and the session's title and project instead of its file name; on the demo, one line on how to open your own
- * sessions. While two runs are compared the Compare view names them: the bar keeps its page-wide controls only.
+ * Top bar: source and stats, the file picker (hidden input), "Compare…" (a second file against the log open), load
+ * progress with cancel, the currency, theme toggle. On a served page, a "Sessions" control back to the sessions home
+ * and the session's title and project instead of its file name (the demo's hint on opening your own sessions is in the
+ * search row: OwnSessionsHint). While two runs are compared the Compare view names them: the bar keeps its page-wide
+ * controls only.
  */
 
 import { VisibleText } from '../shared/VisibleText.tsx'
@@ -17,8 +18,7 @@ import { formatCount } from '../shared/format-count.ts'
 import { usePageSource } from './page-source-context.tsx'
 import { shortProject } from '../home/home-rows.ts'
 import { CurrencySwitch } from './CurrencySwitch.tsx'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+import { BUTTON } from '../shared/button-class.ts'
 
 export function TopBar({ onHelp }: { onHelp: () => void }) {
   const store = useLensStoreApi()
@@ -29,7 +29,6 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
   const theme = useLensStore(selectTheme)
   const live = useLensStore((s) => s.live)
   const meta = useLensStore((s) => s.sourceMeta)
-  const generation = useLensStore((s) => s.loadGeneration)
   const served = useLensStore((s) => s.liveView.mode === 'served')
   const goHome = useLensStore((s) => s.goHome)
   const source = usePageSource()
@@ -39,7 +38,9 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
   // The run A of "Compare with…": a log read through (or a followed session caught up), with events.
   const canCompare = !comparing && loadState === 'ready' && summary !== null && summary.length > 0
   return (
-    <header className="relative flex flex-wrap items-center gap-3 border-b border-line bg-panel px-3 py-1.5">
+    // One line from 1280 px (xl) up: the names shrink (truncated, whole in their title) before a control wraps, so a
+    // laptop keeps the panes' height; narrower windows wrap the controls onto a second line.
+    <header className="relative flex flex-wrap items-center gap-x-2.5 gap-y-1 border-b border-line bg-panel px-3 py-1.5 xl:flex-nowrap">
       {loadState === 'loading' && progress !== null && progress.totalBytes !== null && progress.totalBytes > 0 ? (
         <div
           className="absolute bottom-0 left-0 h-0.5 bg-accent"
@@ -47,34 +48,28 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
           aria-hidden="true"
         />
       ) : null}
-      <h1 className="text-sm font-bold">dsh-lens</h1>
+      <h1 className="shrink-0 text-sm font-bold">dsh-lens</h1>
       {served && loadState !== 'idle' && !comparing ? (
         <button type="button" className={BUTTON} data-testid="sessions-home-button" onClick={goHome}>
           ← Sessions
         </button>
       ) : null}
       {comparing ? null : meta?.title != null ? (
-        <span className="max-w-96 truncate text-sm font-semibold" title={meta.title} data-testid="source-title">
+        <span className="min-w-0 max-w-96 truncate text-sm font-semibold" title={meta.title} data-testid="source-title">
           <VisibleText text={meta.title} />
         </span>
       ) : (
-        <span className="max-w-80 truncate font-mono text-xs" title={name}>
+        <span className="min-w-0 max-w-80 truncate font-mono text-xs" title={name}>
           {name === '' ? served ? '' : 'no log' : <VisibleText text={name} />}
         </span>
       )}
       {meta?.project != null && !comparing ? (
-        <span className="max-w-64 truncate text-xs text-muted" title={meta.project} data-testid="source-project">
+        <span className="min-w-0 max-w-64 truncate text-xs text-muted" title={meta.project} data-testid="source-project">
           <VisibleText text={shortProject(meta.project)} />
         </span>
       ) : null}
-      {source.kind === 'demo' && generation <= 1 ? (
-        // Shrinks (to its first words) before it pushes the buttons onto a second line: a laptop keeps its rows.
-        <span className="min-w-32 flex-1 basis-0 truncate text-xs text-muted" data-testid="own-sessions-hint">
-          This is a demo session · your own: run <code className="font-mono">npx dsh-lens</code>
-        </span>
-      ) : null}
       {summary !== null && !comparing ? (
-        <span className="text-xs text-muted">
+        <span className="shrink-0 text-xs text-muted">
           {formatCount(summary.length)} events{summary.encoding !== null ? ` · ${summary.encoding}` : ''}
           {summary.upgradedEvents > 0 ? ` · ${formatCount(summary.upgradedEvents)} legacy events upgraded` : ''}
           {live ? ' · live' : ''}
@@ -92,7 +87,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
           </button>
         </span>
       ) : null}
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-1.5">
         {(served && loadState === 'idle') || comparing ? null : (
           <>
             <ShareButton inBundle={source.kind === 'bundle'} />
@@ -140,7 +135,7 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
             title="Compare the log open (run A) with another log (run B): where they parted, step by step"
             onClick={() => compareInput.current?.click()}
           >
-            Compare with…
+            Compare…
           </button>
         ) : null}
         <button type="button" className={BUTTON} data-testid="shortcuts-button" onClick={onHelp} title="Keyboard shortcuts (?)">
@@ -150,10 +145,12 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
           type="button"
           className={BUTTON}
           aria-pressed={theme === 'dark'}
+          aria-label={theme === 'dark' ? 'Light theme' : 'Dark theme'}
           onClick={() => store.getState().toggleTheme()}
           title="Toggle light / dark theme"
         >
-          {theme === 'dark' ? 'Light theme' : 'Dark theme'}
+          {/* A glyph, named by its label: the bar's width goes to the controls that need words. */}
+          <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span>
         </button>
       </div>
     </header>

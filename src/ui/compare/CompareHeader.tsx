@@ -15,8 +15,7 @@ import { formatCount } from '../shared/format-count.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import type { CompareState } from './CompareView.tsx'
 import { KIND_WORDS } from './compare-words.ts'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+import { BUTTON } from '../shared/button-class.ts'
 
 function RunLabel({ side, run, counts }: { side: 'a' | 'b'; run: CompareRunRef; counts: CompareRun | null }) {
   const id = run.source.kind === 'session' ? run.source.sessionId : (counts?.sessionId ?? null)

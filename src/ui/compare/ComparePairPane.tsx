@@ -19,8 +19,9 @@ import { PaneFrame } from '../shared/PaneFrame.tsx'
 import { useWorkerAnswer } from '../shared/use-worker-answer.ts'
 import { CompareRequestColumn } from './CompareRequestColumn.tsx'
 import { deltaText, KIND_WORDS, stepText } from './compare-words.ts'
+import { BUTTON as PLAIN_BUTTON } from '../shared/button-class.ts'
 
-const BUTTON = 'whitespace-nowrap rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+const BUTTON = `whitespace-nowrap ${PLAIN_BUTTON}`
 
 const plural = (n: number, word: string): string => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`
 

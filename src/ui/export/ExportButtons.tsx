@@ -13,8 +13,7 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import { deepLink, prefixFileName, withoutToken } from './deep-link.ts'
 import { formatCount } from '../shared/format-count.ts'
 import { saveBlob } from '../shared/save-blob.ts'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
+import { BUTTON } from '../shared/button-class.ts'
 
 export function ExportButtons() {
   const store = useLensStoreApi()

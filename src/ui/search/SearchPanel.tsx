@@ -139,7 +139,10 @@ export function SearchPanel({ end }: { end?: ReactNode } = {}) {
             <span className="inline-block h-2 w-4 rounded-sm bg-search" aria-hidden="true" /> on the model surface (timeline)
           </span>
         ) : null}
-        {end !== undefined ? <span className="ml-auto">{end}</span> : null}
+        {end !== undefined ? (
+          // Basis 0: what the end holds shrinks into the row's free room rather than wrapping the row.
+          <span className="ml-auto flex min-w-40 flex-1 basis-0 items-center justify-end gap-2">{end}</span>
+        ) : null}
       </div>
       {results !== null && results.error === null && results.visibleSteps !== null && results.total > 0 ? (
         <VisibilityWords

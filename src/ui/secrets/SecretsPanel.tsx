@@ -13,8 +13,8 @@ import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.ts
 import type { SecretFindingView, SecretsAnswer } from '../../protocol/secrets.ts'
 import { SecretPlace } from '../shared/SecretPlace.tsx'
 import { formatCount } from '../shared/format-count.ts'
+import { BUTTON } from '../shared/button-class.ts'
 
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 /** Places drawn at most (the answer holds more; the count is exact, Share… reviews every one). */
 const SHOWN = 500
 

@@ -4,8 +4,7 @@
  */
 
 import { useLensStore, useLensStoreApi } from '../../store/lens-store-context.tsx'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
+import { BUTTON } from '../shared/button-class.ts'
 
 export function SecretsToggle() {
   const store = useLensStoreApi()

@@ -9,11 +9,10 @@
 import { useRef } from 'react'
 import { useLensStore } from '../../store/lens-store-context.tsx'
 import { sourcesFromFiles } from './collect-sources.ts'
+import { BUTTON } from '../shared/button-class.ts'
 
 /** The Sessions button's id: the drawer (SessionsPanel) gives focus back to it when it closes. */
 export const SESSIONS_TOGGLE_ID = 'sessions-toggle'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
 export function SessionsControls() {
   const files = useRef<HTMLInputElement>(null)

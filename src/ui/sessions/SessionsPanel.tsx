@@ -14,8 +14,7 @@ import { useLensStore } from '../../store/lens-store-context.tsx'
 import { SESSIONS_TOGGLE_ID } from './SessionsControls.tsx'
 import { SessionTree, treeRows } from './SessionTree.tsx'
 import { shortcutFor } from '../shared/shortcuts.ts'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+import { BUTTON } from '../shared/button-class.ts'
 
 export function SessionsPanel() {
   const generation = useLensStore((s) => s.loadGeneration)

@@ -23,8 +23,8 @@ import { shortcutFor } from '../shared/shortcuts.ts'
 import { VisibleText } from '../shared/VisibleText.tsx'
 import { reviewGroups, shareCounts, type ShareCounts } from './share-counts.ts'
 import { ShareSecretRow } from './ShareSecretRow.tsx'
+import { BUTTON } from '../shared/button-class.ts'
 
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
 const plural = (n: number, one: string, many = `${one}s`): string => `${formatCount(n)} ${n === 1 ? one : many}`
 
 function reviewLine(counts: ShareCounts, redact: boolean, total: number): string {
