@@ -8,7 +8,7 @@ import { BUNDLE_ELEMENT_ID, readBundleData } from './core/export/offline-bundle.
 import { TailClient } from './live/tail-client.ts'
 import { createLensStore } from './store/create-lens-store.ts'
 import { openInitialSource } from './ui/app/initial-source.ts'
-import { liveParamsOf, pageSource, servedMarker } from './ui/app/page-source.ts'
+import { liveParamsOf, pageSource, servedMarker, servedRateCard } from './ui/app/page-source.ts'
 import { initialTheme } from './ui/app/initial-theme.ts'
 import { initialCurrency } from './ui/app/currency-preference.ts'
 import { themeChartColors } from './ui/shared/theme-colors.ts'
@@ -41,6 +41,9 @@ export const store = createLensStore({
           params: live,
         },
 })
+// The server's rate card (`--rates`) goes to the worker before the log does: every cost answer is priced with it.
+const rateCard = servedRateCard(document)
+if (rateCard !== null) void store.getState().applyRateCard(rateCard)
 openInitialSource(store, source)
 // The server's stream connects while React loads (as `?log=` downloads): the sessions list is there sooner.
 store.getState().startLive()

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { WebSocketServer } from 'ws'
-import { BUNDLE_TEMPLATE_FILE, loadContentChecksum, type RateCard } from '../core/index.ts'
+import { builtInRateCard, BUNDLE_TEMPLATE_FILE, loadContentChecksum, type RateCard } from '../core/index.ts'
 import { serverPolicy } from '../build/content-security-policy.ts'
 import { STREAM_PATH } from '../live/protocol.ts'
 import type { BackoffOptions } from '../live/backoff.ts'
@@ -35,7 +35,10 @@ export interface LensServerOptions {
   readonly allowMissingRoots?: boolean
   /** The sessions list's stat poll while a page watches it (default 1000 ms). */
   readonly catalogPollMs?: number
-  /** The card the sessions list's cost column is priced with (`--rates`, `DSH_LENS_RATES`); default the built-in one. */
+  /**
+   * The card the sessions list's cost column is priced with (`--rates`, `DSH_LENS_RATES`); default the built-in one.
+   * Another card is also given to the served page (index.html's `dsh-lens-rates`), whose panes then price with it.
+   */
   readonly rateCard?: RateCard
   /**
    * Mark the served index.html (`dsh-lens-served`) so the page opens the sessions home instead of the demo: what
@@ -216,6 +219,9 @@ export async function startLensServer(options: LensServerOptions): Promise<LensS
     pageRequestHandler({
       policy,
       sessionsHome: options.sessionsHome === true,
+      // The page prices with the card built into it unless told otherwise: told only when this card is another one.
+      rateCard:
+        options.rateCard === undefined || options.rateCard === builtInRateCard() ? undefined : JSON.stringify(options.rateCard),
       distDir,
       distGuard,
       bundleTemplate: options.bundleTemplate ?? join(dirname(distDir), 'dist-bundle', BUNDLE_TEMPLATE_FILE),

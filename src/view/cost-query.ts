@@ -61,9 +61,13 @@ export class CostQueries {
   private info: RateCardInfo = { version: this.card.version, checked: this.card.checked, custom: false }
   private kept: Kept | null = null
 
-  /** Price with the card whose JSON is `text` from now on (null: the built-in card); a malformed card is refused. */
+  /**
+   * Price with the card whose JSON is `text` from now on (null: the built-in card); a malformed card is refused. The
+   * card is whole (the server applied its rates file already); it may name the built-in card's holiday calendars.
+   */
   useCard(text: string | null): RateCardInfo {
-    const card = text === null ? builtInRateCard() : parseRateCard(text, "the companion server's rate card").card
+    const card =
+      text === null ? builtInRateCard() : parseRateCard(text, "the companion server's rate card", builtInRateCard()).card
     this.card = card
     this.info = { version: card.version, checked: card.checked, custom: text !== null }
     this.kept = null

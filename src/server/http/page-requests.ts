@@ -1,7 +1,8 @@
 /**
  * The companion server's plain HTTP requests: the Host check first (DNS rebinding), `426` on the stream's path, the
  * printed URL's sign-in (`/?token=…`: a cookie, then the same page without the token), and the built viewer's static
- * files, index.html marked as served by `dsh-lens [open]` when it asked for the sessions home.
+ * files, index.html marked as served by `dsh-lens [open]` when it asked for the sessions home, and carrying the rate
+ * card the server prices with when it is not the built-in one (`--rates`, `DSH_LENS_RATES`).
  */
 
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -20,6 +21,11 @@ export interface PageRequestOptions {
   readonly distGuard: PathGuard | undefined
   /** The offline bundle's template, served at `/dsh-lens-bundle.html` for the page's Share… (undefined: none). */
   readonly bundleTemplate: string | undefined
+  /**
+   * The JSON of the rate card the server prices the sessions list with, when it is not the page's built-in one: put in
+   * index.html (`dsh-lens-rates`) so the page's worker prices the Request view, the Cost mode and the inspector with it.
+   */
+  readonly rateCard: string | undefined
   /** The Content-Security-Policy header, known once the port is (before any request can arrive). */
   contentSecurityPolicy(): string | undefined
   readonly note: (peer: string, what: string) => void
@@ -30,7 +36,20 @@ export interface PageRequestOptions {
  * instead of the demo, and knows whether the browser is signed in (the cookie itself is HttpOnly: no script sees it).
  */
 export function servedIndex(html: string, isSignedIn: boolean): string {
-  const meta = `<meta name="dsh-lens-served" content="${isSignedIn ? 'signed-in' : 'signed-out'}">`
+  return withMeta(html, `<meta name="dsh-lens-served" content="${isSignedIn ? 'signed-in' : 'signed-out'}">`)
+}
+
+/** The served index.html carrying the rate card (JSON) the server prices with: `<meta name="dsh-lens-rates">`. */
+export function withRateCard(html: string, cardJson: string): string {
+  return withMeta(html, `<meta name="dsh-lens-rates" content="${attributeText(cardJson)}">`)
+}
+
+/** `text` as a double-quoted attribute's value: the browser's getAttribute gives `text` back exactly. */
+function attributeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function withMeta(html: string, meta: string): string {
   if (/<head>/i.test(html)) return html.replace(/<head>/i, (head) => `${head}\n    ${meta}`)
   return html.replace(/^(<!doctype html>)?/i, (doctype) => `${doctype}${meta}`)
 }
@@ -83,7 +102,14 @@ export function pageRequestHandler(options: PageRequestOptions): (req: IncomingM
       serveTemplate(req, res, options.bundleTemplate, options.contentSecurityPolicy()).catch(fail)
       return
     }
-    const served = options.sessionsHome ? (html: string): string => servedIndex(html, signedIn(req, policy)) : undefined
+    const { rateCard, sessionsHome } = options
+    const served =
+      sessionsHome || rateCard !== undefined
+        ? (html: string): string => {
+            const marked = sessionsHome ? servedIndex(html, signedIn(req, policy)) : html
+            return rateCard === undefined ? marked : withRateCard(marked, rateCard)
+          }
+        : undefined
     serveStatic(req, res, options.distDir, options.distGuard, options.contentSecurityPolicy(), served).catch(fail)
   }
 }

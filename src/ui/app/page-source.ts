@@ -65,6 +65,15 @@ export function servedMarker(doc: Pick<Document, 'querySelector'>): ServedMarker
 }
 
 /**
+ * The rate card the companion server prices with, as JSON, when it is not the page's built-in one (`--rates`,
+ * `DSH_LENS_RATES`: the `dsh-lens-rates` meta it put in the page); null otherwise.
+ */
+export function servedRateCard(doc: Pick<Document, 'querySelector'>): string | null {
+  const content = doc.querySelector('meta[name="dsh-lens-rates"]')?.getAttribute('content')
+  return content === undefined || content === null || content === '' ? null : content
+}
+
+/**
  * The companion server a page follows, from its source: the Connect flow's `?ws=&token=[&session=]`, or the stream of
  * the server that served the page (the sign-in cookie goes with it, no token in the page). Null for any other page.
  */

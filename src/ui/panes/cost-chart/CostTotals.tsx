@@ -9,6 +9,7 @@ import { roundAmount } from '../../../core/cost/money-text.ts'
 import type { CostAnswer } from '../../../protocol/cost.ts'
 import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { formatShare } from '../../shared/format-duration.ts'
+import { rateCardText } from '../../shared/rate-card-text.ts'
 import { callsText, money, otherPricesMore, totalText } from './cost-values.ts'
 
 export function EstimateNote({ card, notes }: { card: CostAnswer['rateCard']; notes: readonly string[] }) {
@@ -17,14 +18,14 @@ export function EstimateNote({ card, notes }: { card: CostAnswer['rateCard']; no
       data-testid="cost-estimate"
       data-card-version={card.version}
       data-card-checked={card.checked}
+      data-card-custom={card.custom ? 'true' : 'false'}
       className="whitespace-nowrap text-muted"
       title={[
         'Every amount is an estimate: the usage the log records, priced with the rate card at the time of each request.',
         ...notes,
       ].join('\n')}
     >
-      estimates · rate card {card.version}
-      {card.custom ? ' (the server’s)' : ''}, prices read {card.checked}
+      estimates · {rateCardText(card)}
       {notes.length > 0 ? ` · ${notes.length} note${notes.length === 1 ? '' : 's'}` : ''}
     </span>
   )

@@ -11,6 +11,7 @@
 import { moneyText, roundAmount } from '../../../core/cost/money-text.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { formatCount } from '../../shared/format-count.ts'
+import { rateCardText } from '../../shared/rate-card-text.ts'
 import { SeqBadge } from '../../shared/SeqBadge.tsx'
 import { useWorkerAnswer } from '../../shared/use-worker-answer.ts'
 
@@ -57,7 +58,7 @@ export function CompactionCost({ seq }: { seq: number }) {
           : `, saving ${moneyText(c.savedPerStep, answer.currency)} on the first at its cache-hit rate`}
         , until a later compaction replaced it.{' '}
         <span title="Every amount is an estimate: the usage the log records, priced with the rate card at the time of each call.">
-          Estimates · rate card {answer.rateCard.version}, prices read {answer.rateCard.checked}.
+          Estimates · {rateCardText(answer.rateCard)}.
         </span>
       </p>
       <p className="flex flex-wrap gap-x-3">

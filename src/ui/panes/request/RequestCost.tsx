@@ -12,6 +12,7 @@ import { moneyText, roundAmount } from '../../../core/cost/money-text.ts'
 import type { StepCostAnswer } from '../../../protocol/cost.ts'
 import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { formatCount } from '../../shared/format-count.ts'
+import { rateCardText } from '../../shared/rate-card-text.ts'
 
 /** The `cost` term and its description, for the request header's list. */
 export function StepCostLine({ answer }: { answer: StepCostAnswer | undefined }) {
@@ -69,9 +70,11 @@ export function StepCostLine({ answer }: { answer: StepCostAnswer | undefined })
             <span
               className="font-sans text-muted"
               data-testid="step-cost-estimate"
+              data-card-version={answer.rateCard.version}
+              data-card-custom={answer.rateCard.custom ? 'true' : 'false'}
               title="Every amount is an estimate: the usage the log records, priced with the rate card at the time of the request."
             >
-              estimate · rate card {answer.rateCard.version}, prices read {answer.rateCard.checked}
+              estimate · {rateCardText(answer.rateCard)}
             </span>
           </>
         )}
