@@ -17,6 +17,7 @@
  */
 
 import { DIVERGENCE_KINDS, type DivergenceKind } from '../core/compare/divergence-kind.ts'
+import { deriveEventMessage } from '../core/fold/derive-message.ts'
 import { resolveOptions, type GenerateOptions } from './options.ts'
 import { packBatch } from './pack.ts'
 import { Rng } from './prng.ts'
@@ -215,7 +216,13 @@ function inject(kind: InjectedKind, site: Site, a: readonly Mutable[], b: Mutabl
         attempt(first + 1, 'compaction/end', ids[0] as string)
       }
       for (let i = site.index + 1; i < b.length; i++) unreplaced.rewrite(b[i] as Mutable)
-      return { kind, a: at(site.index), b: { seq: op.start, turn: site.turn, step: site.step } }
+      // B still sends what A replaced: its first node that gives the model a message (an empty assistant message, a
+      // max-tokens stop with no content, is on the surface but never sent), in surface order.
+      const sent = shadowed.find((seq) => {
+        const event = a.find((x) => x.seq === seq)
+        return event !== undefined && deriveEventMessage(event) !== null
+      })
+      return { kind, a: at(site.index), b: { seq: sent ?? op.start, turn: site.turn, step: site.step } }
     }
     case 'length': {
       const cut = site.index

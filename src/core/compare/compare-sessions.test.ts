@@ -6,9 +6,25 @@
  */
 
 import { describe, expect, it } from 'vitest'
-import { LIST_FILES_TOTALS, listFilesRun, RunWriter } from '../../test-support/compare-kit.ts'
+import { LIST_FILES_TOTALS, listFilesRun, loadTwins, RunWriter } from '../../test-support/compare-kit.ts'
 import { stepRequest } from '../request/step-request.ts'
 import { compareSessions, RunComparison } from './compare-sessions.ts'
+
+/** The property's session shape (compare-sessions.property.test.ts), fixed. */
+const TWIN_SESSION = {
+  headerChangeEveryTurns: 2,
+  maxTokensEveryTurns: 3,
+  retryEverySteps: 4,
+  parallelTools: true,
+  stepsPerTurn: [1, 4] as [number, number],
+  reasoningTokens: 6,
+  textTokens: 10,
+  pruneMinBytes: 200,
+  toolResultMedianBytes: 400,
+  toolResultMaxBytes: 3_000,
+  hugeToolResultEvery: 0,
+  pack: false,
+}
 
 const basic = listFilesRun
 
@@ -169,6 +185,22 @@ describe('where two runs part, and why', () => {
     expect(c.pairs[2]?.requestDiff).toMatchObject({ firstDifference: 2, replaced: [{ a: [19], b: [8] }] })
     expect(c.totals.a.prunes).toBe(1)
     expect(c.totals.b.prunes).toBe(0)
+  })
+
+  it('a compaction in one run only, whose range starts with an empty answer: B still sends from its first message', () => {
+    // A max-tokens stop with no content is on the surface but never sent (deriveEventMessage): the other run's first
+    // node still sent is the next one. Found by the twin-runs property (FC_SEED=1448598256), where the generator
+    // expected the range's first seq.
+    const session = { ...TWIN_SESSION, seed: 1, targetEvents: 807, compactionEveryTurns: 1, pruneEveryTurns: 1 }
+    const twins = loadTwins({ session, twinSeed: 1, divergence: { kind: 'surface-op', site: 1780317051 } })
+    const first = compareSessions(twins.logA, twins.logB).firstDivergence
+    expect(twins.expected).toStrictEqual({
+      kind: 'surface-op',
+      a: { seq: 464, turn: 5, step: 1 },
+      b: { seq: 288, turn: 5, step: 1 },
+    })
+    expect(first?.message).toBe('A compacted or pruned where B did not (A seq 464 stands where B still sends seq 288)')
+    expect(first === null ? null : { kind: first.kind, a: first.a, b: first.b }).toStrictEqual(twins.expected)
   })
 
   it('lists unpaired steps and turns in place, and a run that stopped mid-step parts there as length', () => {
