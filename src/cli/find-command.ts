@@ -8,6 +8,7 @@
 import type { SurfaceClass } from '../core/index.ts'
 import type { IndexProgress, RefreshReport, SkippedFile } from '../server/content-index/content-index.ts'
 import type { SearchRequest, SessionHits } from '../server/content-index/content-search.ts'
+import { hitOut } from '../server/content-index/search-request.ts'
 import { defaultSessionsRoot } from './serve-command.ts'
 import { writeJsonLine } from './json-stream.ts'
 import { userCacheDir } from './user-cache-dir.ts'
@@ -138,16 +139,7 @@ export function findJson(
       id: s.id,
       title: s.title,
       project: s.project,
-      hits: s.hits.map((h) => ({
-        seq: h.seq,
-        turn: h.turn,
-        step: h.step,
-        type: h.type,
-        tool: h.tool,
-        surface: h.surface,
-        shadowedBy: h.shadowedBy,
-        snippet: h.snippet,
-      })),
+      hits: s.hits.map(hitOut),
     })),
     next,
   }

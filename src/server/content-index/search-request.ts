@@ -171,3 +171,19 @@ export function decodeCursor(token: string): Cursor | null {
     return null
   }
 }
+
+/** A hit as the CLI's JSON and the page's protocol give it, keys in the contract order (the page adds `highlight`). */
+export function hitOut(
+  h: SearchHit,
+): Pick<SearchHit, 'seq' | 'turn' | 'step' | 'type' | 'tool' | 'surface' | 'shadowedBy' | 'snippet'> {
+  return {
+    seq: h.seq,
+    turn: h.turn,
+    step: h.step,
+    type: h.type,
+    tool: h.tool,
+    surface: h.surface,
+    shadowedBy: h.shadowedBy,
+    snippet: h.snippet,
+  }
+}

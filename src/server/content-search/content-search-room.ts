@@ -8,6 +8,7 @@
  */
 
 import { ContentIndex } from '../content-index/content-index.ts'
+import { hitOut } from '../content-index/search-request.ts'
 import type { ContentHitSession, IndexProgressView } from '../../live/protocol.ts'
 
 export interface ContentSearchOptions {
@@ -88,17 +89,7 @@ export class ContentSearchRoom implements ContentSearch {
       id: s.id,
       title: s.title,
       project: s.project,
-      hits: s.hits.map((h) => ({
-        seq: h.seq,
-        turn: h.turn,
-        step: h.step,
-        type: h.type,
-        tool: h.tool,
-        surface: h.surface,
-        shadowedBy: h.shadowedBy,
-        snippet: h.snippet,
-        highlight: h.highlight,
-      })),
+      hits: s.hits.map((h) => ({ ...hitOut(h), highlight: h.highlight })),
     }))
     return { query, ok: true, sessions, index: this.progress }
   }

@@ -18,6 +18,7 @@ import { formatCount } from '../shared/format-count.ts'
 import { usePageSource } from './page-source-context.tsx'
 import { shortProject } from '../home/home-rows.ts'
 import { CurrencySwitch } from './CurrencySwitch.tsx'
+import { LogFileInput } from '../shared/LogFileInput.tsx'
 import { BUTTON } from '../shared/button-class.ts'
 
 export function TopBar({ onHelp }: { onHelp: () => void }) {
@@ -96,37 +97,11 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         )}
         <SessionsControls />
         <CurrencySwitch />
-        <input
-          ref={input}
-          type="file"
-          data-testid="file-input"
-          accept=".jsonl,.zstd,.jsonl.zstd,application/json,text/plain"
-          className="hidden"
-          aria-hidden="true"
-          tabIndex={-1}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0]
-            if (file !== undefined) store.getState().loadFile(file)
-            event.currentTarget.value = ''
-          }}
-        />
+        <LogFileInput ref={input} testId="file-input" onFile={(file) => store.getState().loadFile(file)} />
         <button type="button" className={BUTTON} onClick={() => input.current?.click()}>
           Open log…
         </button>
-        <input
-          ref={compareInput}
-          type="file"
-          data-testid="compare-file-input"
-          accept=".jsonl,.zstd,.jsonl.zstd,application/json,text/plain"
-          className="hidden"
-          aria-hidden="true"
-          tabIndex={-1}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0]
-            if (file !== undefined) store.getState().compareWithFile(file)
-            event.currentTarget.value = ''
-          }}
-        />
+        <LogFileInput ref={compareInput} testId="compare-file-input" onFile={(file) => store.getState().compareWithFile(file)} />
         {canCompare ? (
           <button
             type="button"

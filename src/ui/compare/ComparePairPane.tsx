@@ -13,7 +13,7 @@ import type { MessagePairDiff, RequestComparison } from '../../core/index.ts'
 import type { CompareOverview, ComparePair } from '../../protocol/compare.ts'
 import { useLensStoreApi } from '../../store/lens-store-context.tsx'
 import type { CompareView } from '../../store/slices/compare-slice.ts'
-import { Part } from '../panes/request/DiffPart.tsx'
+import { DiffSize, DiffText } from '../panes/request/DiffPart.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { PaneFrame } from '../shared/PaneFrame.tsx'
 import { useWorkerAnswer } from '../shared/use-worker-answer.ts'
@@ -62,27 +62,10 @@ function MessageDiff({ diff, inOutput }: { diff: MessagePairDiff; inOutput: bool
           {inOutput ? `output ${diff.index}` : `message ${diff.index}`}: A #{diff.aSeq} → B #{diff.bSeq}
         </span>
         <span className="text-muted">
-          {' '}
-          · <span className="text-danger">−{formatCount(diff.removedLines)}</span> /{' '}
-          <span className="text-ink">+{formatCount(diff.addedLines)}</span> lines
-          {diff.clipped
-            ? ` · ${formatCount(diff.beforeChars)} → ${formatCount(diff.afterChars)} characters, the start diffed`
-            : ''}
+          <DiffSize diff={diff} />
         </span>
       </p>
-      {diff.parts === null ? (
-        <p className="text-muted">The two texts differ too much to show their difference here.</p>
-      ) : (
-        <pre
-          tabIndex={0}
-          aria-label="Line difference: − only in A, + only in B"
-          className="mt-0.5 max-h-40 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1 font-mono text-[11px]"
-        >
-          {diff.parts.map((part, k) => (
-            <Part key={k} part={part} />
-          ))}
-        </pre>
-      )}
+      <DiffText diff={diff} label="Line difference: − only in A, + only in B" heightClass="max-h-40" />
     </div>
   )
 }

@@ -7,7 +7,7 @@
  */
 
 import { formatCount } from '../../shared/format-count.ts'
-import { Part } from './DiffPart.tsx'
+import { DiffSize, DiffText } from './DiffPart.tsx'
 import { useWorkerAnswer } from '../../shared/use-worker-answer.ts'
 import { SeqButton } from './SeqButton.tsx'
 
@@ -38,27 +38,10 @@ export function RequestMessageDiff({ step, onSeq }: { step: { turn: number; step
           title={`${formatCount(answer.beforeChars)} → ${formatCount(answer.afterChars)} characters`}
           data-testid="request-message-diff-size"
         >
-          {' '}
-          · <span className="text-danger">−{formatCount(answer.removedLines)}</span> /{' '}
-          <span className="text-ink">+{formatCount(answer.addedLines)}</span> lines
-          {answer.clipped
-            ? ` · ${formatCount(answer.beforeChars)} → ${formatCount(answer.afterChars)} characters, the start diffed`
-            : ''}
+          <DiffSize diff={answer} />
         </span>
       </p>
-      {answer.parts === null ? (
-        <p className="text-muted">The two texts differ too much to show their difference here.</p>
-      ) : (
-        <pre
-          tabIndex={0}
-          aria-label="Line difference: − removed, + added"
-          className="mt-0.5 max-h-32 overflow-auto whitespace-pre-wrap break-words rounded border border-line bg-canvas p-1 font-mono text-[11px]"
-        >
-          {answer.parts.map((part, k) => (
-            <Part key={k} part={part} />
-          ))}
-        </pre>
-      )}
+      <DiffText diff={answer} label="Line difference: − removed, + added" heightClass="max-h-32" />
     </div>
   )
 }
