@@ -93,7 +93,12 @@ test('the Secrets answer lists what secrets --json lists, says when the model sa
     'Never sent to the model: the event holding it was never on the model surface.',
   )
   expect(await secretsInDom(page, values, answer)).toStrictEqual([])
-  await readmeScreenshot(page, 'secrets', await clipTo(page.getByTestId('secrets'), page.getByTestId('secrets')))
+  await readmeScreenshot(
+    page,
+    'secrets-answer',
+    await clipTo(page.getByTestId('secrets'), page.getByTestId('secrets')),
+    'docs/images',
+  )
 
   // Its link lands exactly on its event: the cursor, the selection, the inspector with that place.
   const target = expected[sent] as SecretJson

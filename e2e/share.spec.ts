@@ -75,7 +75,7 @@ test('Share… on a dropped file: the review, then a bundle that opens offline w
   await page.getByTestId('share-redact-paths').check()
   await expect(review).toHaveAttribute('data-paths', /^[1-9]/)
   expect(await secretsInDom(page, values, dialog)).toStrictEqual([])
-  await readmeScreenshot(page, 'share-review', await clipTo(dialog, dialog))
+  await readmeScreenshot(page, 'share-review', await clipTo(dialog, dialog), 'docs/images')
 
   const download = page.waitForEvent('download')
   await page.getByTestId('share-write').click()
@@ -111,7 +111,7 @@ test('Share… on a dropped file: the review, then a bundle that opens offline w
   await expect(banner).toContainText(`redacted: ${redactions} replacements`)
   await expect(banner).toContainText('home paths and user names replaced')
   await expect(reader.getByTestId('share')).toBeDisabled()
-  await readmeScreenshot(reader, 'bundle-banner', await clipTo(reader.locator('header').first(), banner))
+  await readmeScreenshot(reader, 'bundle-banner', await clipTo(reader.locator('header').first(), banner), 'docs/images')
   await everyView(reader)
   expect(await secretsInDom(reader, values)).toStrictEqual([])
   // The home directory's user name, in what the page shows (the viewer's own code names /home/alice as an example).
