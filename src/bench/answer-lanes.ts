@@ -5,15 +5,18 @@
  * the viewer's worker; every index) and, on a fresh load as the viewer makes it, asks each answer once: its first ask
  * pays for the indexes it builds. Figures are medians of rounds, and each answer's share of the viewer's load.
  *
- * Adding an answer (the cost, secrets, comparison and search answers coming next) is one entry in `ANSWER_LANES`: the
- * answer computed from a loaded `LensLog` as its reader asks for it. An answer computed at load instead (in
- * `LensLog`'s ingest, or an index the viewer keeps) may cost at most 3% of the load: the "all six" column of the
- * load row says what keeping every index costs.
+ * Adding an answer is one entry in `ANSWER_LANES`: the answer computed from a loaded `LensLog` as its reader asks for
+ * it (content search reads files, not a loaded log: content-index-bench.ts prices it). An answer computed at load
+ * instead (in `LensLog`'s ingest, or an index the viewer keeps) may cost at most 3% of the load: the "all six" column
+ * of the load row says what keeping every index costs.
  */
 
 import {
   compactionsForgot,
+  compareSessions,
   LensLog,
+  logCost,
+  scanSecrets,
   LOG_INDEXES,
   stepList,
   stepRequest,
@@ -38,6 +41,10 @@ export const ANSWER_LANES: readonly AnswerLane[] = [
     ask: (log) => stepRequest(log, log.turns.turns.reduce((n, t) => n + t.steps.length, 0) - 1),
   },
   { name: 'what each compaction forgot (compactionsForgot)', ask: (log) => compactionsForgot(log) },
+  { name: 'what it cost, in CNY (logCost: the Cost mode, `cost`)', ask: (log) => logCost(log, 'CNY') },
+  { name: 'the secrets it holds (scanSecrets: the Secrets answer)', ask: (log) => scanSecrets(log) },
+  // The comparison's work for a run against its own second run: every step's request paired and keyed on both sides.
+  { name: 'a run compared with itself (compareSessions: the Compare view)', ask: (log) => compareSessions(log, log) },
 ]
 
 function load(bytes: Uint8Array, checksum: ContentChecksum, keep: readonly LogIndex[]): LensLog {

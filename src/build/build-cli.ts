@@ -3,8 +3,8 @@
  * (tsx transpiles at every start). CommonJS bundles in dist-cli/:
  * - dsh-lens.cjs, the launcher (src/cli/launch.ts) the bin runs: it starts the next one through V8's code cache;
  * - dsh-lens-main.cjs, the CLI itself (src/cli/main.ts), with dsh-lens-main.cjs.v8-cache beside it;
- * - dsh-lens-open.cjs, dsh-lens-serve.cjs, dsh-lens-diff.cjs and dsh-lens-generate.cjs, the commands a fold never
- *   needs (below).
+ * - one bundle per command a fold never needs (`ON_DEMAND` below: check's report, open, serve, diff, find, cost,
+ *   usage, secrets and redact, bundle, generate-demo).
  *
  * CommonJS because only a classic script can be given a code cache in Node 20 (vm.Script's cachedData; there is
  * no cache for ES modules before Node 22). The commands most runs never use (serve, generate-demo) stay in the
@@ -42,6 +42,14 @@ const ON_DEMAND: Record<string, string> = {
   './serve-command.ts': 'dsh-lens-serve',
   '../generate/index.ts': 'dsh-lens-generate',
   './find-command.ts': 'dsh-lens-find',
+  // Each of these in the CLI's own file made every start read and compile it: `fold --json` of a 4-line log started
+  // 1.16x slower than at 7d65d78 (A/B in docs/benchmarks.md) until they had bundles of their own.
+  './cost-command.ts': 'dsh-lens-cost',
+  './usage/usage-command.ts': 'dsh-lens-usage',
+  './secrets-command.ts': 'dsh-lens-secrets',
+  './bundle-command.ts': 'dsh-lens-bundle',
+  // check's report prices the log and counts its secrets: the cost and secrets code is in its bundle, not the CLI's.
+  './check-report.ts': 'dsh-lens-check',
 }
 const onDemand: Plugin = {
   name: 'lens-on-demand-commands',
@@ -60,11 +68,7 @@ await build({
   entryPoints: {
     'dsh-lens': 'src/cli/launch.ts',
     'dsh-lens-main': 'src/cli/main.ts',
-    'dsh-lens-open': 'src/cli/open-command.ts',
-    'dsh-lens-diff': 'src/cli/diff-command.ts',
-    'dsh-lens-serve': 'src/cli/serve-command.ts',
-    'dsh-lens-generate': 'src/generate/index.ts',
-    'dsh-lens-find': 'src/cli/find-command.ts',
+    ...Object.fromEntries(Object.entries(ON_DEMAND).map(([path, chunk]) => [chunk, join('src/cli', path)])),
     // The content index's worker threads, started by path (src/server/content-index/worker-script.ts).
     'dsh-lens-extract-worker': 'src/server/content-index/extract-worker.ts',
   },

@@ -82,6 +82,34 @@ describe('the built CLI', () => {
     expect(existsSync(join(dir, 'subagents'))).toBe(true)
   })
 
+  it('answers from every on-demand bundle exactly as the sources do (check, cost, usage, secrets, redact, bundle)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-chunks-'))
+    const demo = join(dir, 'sessions', 'demo.jsonl')
+    expect(built(['generate-demo', demo]).code).toBe(0)
+    const sources = (args: string[]) => run(TSX, ['src/cli/main.ts', ...args])
+    // Each command's bundle is its own file: a missing or broken one fails here, not in a user's hands.
+    for (const chunk of ['check', 'cost', 'usage', 'secrets', 'bundle'])
+      expect(existsSync(join(out, `dsh-lens-${chunk}.cjs`)), chunk).toBe(true)
+    const cacheEnv = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') }
+    for (const args of [
+      ['check', demo],
+      ['cost', demo, '--json'],
+      ['secrets', demo, '--json'],
+      ['usage', join(dir, 'sessions'), '--json'],
+    ]) {
+      const ours = run(process.execPath, [BUILT, ...args], cacheEnv)
+      expect(ours.code, args.join(' ')).toBe(0)
+      expect(ours.stdout).toBe(run(TSX, ['src/cli/main.ts', ...args], cacheEnv).stdout)
+    }
+    const redacted = join(dir, 'redacted.jsonl')
+    expect(built(['redact', demo, '-o', redacted]).code).toBe(0)
+    expect(built(['fold', redacted, '--json']).stdout).toBe(sources(['fold', demo, '--json']).stdout)
+    // bundle's own usage line comes from its bundle: it loaded.
+    const bundle = built(['bundle'])
+    expect(bundle.code).toBe(2)
+    expect(bundle.stderr).toContain('bundle')
+  })
+
   it('keeps the exit codes: 0 clean, 1 defects, 2 unreadable or wrong usage', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-case-'))
     const clean = join(dir, 'clean.jsonl')

@@ -6,7 +6,6 @@
 
 import { writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { checkExitCode, checkReport } from './check-report.ts'
 import { foldJson } from './fold-json.ts'
 import { writeJsonLine } from './json-stream.ts'
 import { isOpenShorthand } from './open-shorthand.ts'
@@ -52,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'check': {
       const { loadRateCard, takeRatesFlag } = await import('./rates-option.ts')
+      const { checkExitCode, checkReport } = await import('./check-report.ts')
       const rates = takeRatesFlag(rest)
       if (typeof rates === 'string') throw new UsageError(rates)
       const [file, ...extra] = rates.rest
