@@ -15,7 +15,7 @@ import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { BenchLog } from './bench-logs.ts'
-import { fmt, median, table } from './measure.ts'
+import { fmt, median, pairedRatio, rounds, table } from './measure.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const OUT = join(ROOT, '.bench/cli')
@@ -64,20 +64,6 @@ export function timeProcess(command: string, args: readonly string[], ok: readon
   if (!ok.includes(result.status ?? -1)) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`)
   return ms
 }
-
-/** Interleaved rounds of whole processes (order rotates per round); per-task times. */
-export function rounds(n: number, tasks: Record<string, () => number>): Record<string, number[]> {
-  const names = Object.keys(tasks)
-  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
-  for (let r = 0; r < n; r++)
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(r + k) % names.length] as string
-      ;(times[name] as number[]).push((tasks[name] as () => number)())
-    }
-  return times
-}
-
-const pairedRatio = (a: readonly number[], b: readonly number[]): number => median(a.map((x, r) => x / (b[r] as number)))
 
 const TINY_LOG = [
   '{"type":"session","version":0,"id":"tiny","createdAt":1,"cwd":"/w","delegationDepth":0}',

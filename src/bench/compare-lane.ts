@@ -18,8 +18,8 @@ import { join } from 'node:path'
 import { presetOptions, toJsonl } from '../generate/index.ts'
 import { twinRuns } from '../generate/twin-runs.ts'
 import { benchLog, generatorHash } from './bench-logs.ts'
-import { bundle, rounds, timeProcess } from './cli-bench.ts'
-import { fmt, median, table } from './measure.ts'
+import { bundle, timeProcess } from './cli-bench.ts'
+import { fmt, median, rounds, table } from './measure.ts'
 
 const TARGET = 2.2
 const HEAP = '--max-old-space-size=12288'

@@ -25,7 +25,7 @@ import { logsBelow } from '../server/catalog/log-discovery.ts'
 import { PathGuard } from '../server/path-guard.ts'
 import { scanDigest } from '../server/catalog/digest-scan.ts'
 import { benchLog } from './bench-logs.ts'
-import { fmt, median, table } from './measure.ts'
+import { fmt, median, pairedRatio, rounds, table } from './measure.ts'
 import { writeZstdFrames } from './zstd-writer.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -94,20 +94,6 @@ function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): numb
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`)
   return ms
 }
-
-/** Interleaved rounds (the order rotates each round); per-task times. */
-function rounds(n: number, tasks: Record<string, () => number>): Record<string, number[]> {
-  const names = Object.keys(tasks)
-  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
-  for (let r = 0; r < n; r++)
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(r + k) % names.length] as string
-      ;(times[name] as number[]).push((tasks[name] as () => number)())
-    }
-  return times
-}
-
-const paired = (a: readonly number[], b: readonly number[]): number => median(a.map((x, r) => x / (b[r] as number)))
 
 /** The 1,000-session home, written once: sizes drawn so the plain text totals about 1 GB. */
 function makeHome(): { root: string; plainBytes: number; zstdBytes: number } {
@@ -201,7 +187,7 @@ if (!process.argv.includes('--skip-log')) {
       timing: () => timeProcess([cli, 'timing', path, '--json']),
       cost: () => timeProcess([cli, 'cost', path, '--json', '--rates', rates]),
     })
-    const ratio = paired(times['cost'] as number[], times['timing'] as number[])
+    const ratio = pairedRatio(times['cost'] as number[], times['timing'] as number[])
     rows.push([
       size,
       encoding,
@@ -245,7 +231,7 @@ if (!process.argv.includes('--skip-usage')) {
     },
   })
   const warmMs = median(warm['usage'] as number[])
-  const coldRatio = paired(cold['usage'] as number[], cold['digest scan'] as number[])
+  const coldRatio = pairedRatio(cold['usage'] as number[], cold['digest scan'] as number[])
   lines.push(
     '',
     `\`usage --json --by day\` over ${SESSIONS} sessions (${fmt(home.plainBytes / 1e9, 2)} GB plain, ${fmt(home.zstdBytes / 1e6, 0)} MB zstd), whole processes (ms, medians):`,

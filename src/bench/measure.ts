@@ -41,3 +41,18 @@ export function table(header: readonly string[], rows: readonly (readonly string
   const line = (cells: readonly string[]): string => '| ' + cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ') + ' |'
   return [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n')
 }
+
+/** The median of the ratios a[r] / b[r] of the same round: runs adjacent in time, so a machine's load drift cancels. */
+export const pairedRatio = (a: readonly number[], b: readonly number[]): number => median(a.map((x, r) => x / (b[r] as number)))
+
+/** Interleaved rounds of tasks that time themselves (whole processes; the order rotates each round): per-task times. */
+export function rounds(n: number, tasks: Record<string, () => number>): Record<string, number[]> {
+  const names = Object.keys(tasks)
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]))
+  for (let r = 0; r < n; r++)
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length] as string
+      ;(times[name] as number[]).push((tasks[name] as () => number)())
+    }
+  return times
+}

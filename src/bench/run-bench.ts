@@ -8,7 +8,7 @@ import { Rng, type PresetName } from '../generate/index.ts'
 import { loadContentChecksum } from '../core/index.ts'
 import { expandRecords, floorParse, harnessFold, harnessLoad, type Encoding } from './baselines.ts'
 import { benchLog, type BenchLog } from './bench-logs.ts'
-import { fmt, interleave, median, percentile, table } from './measure.ts'
+import { fmt, interleave, median, pairedRatio, percentile, table } from './measure.ts'
 import { lensLoad, ourFold, preDecode } from './ours.ts'
 import { cliBench } from './cli-bench.ts'
 import { initialJs } from './initial-js.ts'
@@ -61,7 +61,6 @@ interface Throughput {
 }
 
 /** Median over rounds of a[r] / b[r]. */
-const pairedRatio = (a: readonly number[], b: readonly number[]): number => median(a.map((x, r) => x / (b[r] as number)))
 
 const through = (times: number[], log: BenchLog): Throughput => {
   const ms = median(times)
