@@ -34,6 +34,15 @@ export async function sessionPath(root: string, id: string, zstd: boolean): Prom
 }
 
 /** One independent checksummed frame, compressed by the system binary off the event loop. */
+/** A sessions root holding one session (`session-a`, its header) and a viewer build of one bare index.html. */
+export async function servedRoot(): Promise<{ root: string; dist: string }> {
+  const root = await tempRoot()
+  const dist = await tempRoot()
+  await writeFile(await sessionPath(root, 'session-a', false), headerText('session-a') + '\n')
+  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>lens</title></head><body></body></html>')
+  return { root, dist }
+}
+
 export function zstdFrameAsync(plaintext: string): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const child = spawn('zstd', ['-q', '-c', '--no-progress'], { stdio: ['pipe', 'pipe', 'pipe'] })

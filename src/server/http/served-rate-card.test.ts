@@ -5,13 +5,11 @@
  * becomes markup), and accepted by the worker's `rate-card` query; the built-in card puts nothing in the page.
  */
 
-import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { builtInRateCard, parseRateCard, type RateCard } from '../../core/index.ts'
 import { TEST_CARD } from '../../test-support/cost-test-card.ts'
-import { headerText, sessionPath, tempRoot } from '../../test-support/live-test-kit.ts'
+import { servedRoot } from '../../test-support/live-test-kit.ts'
 import { servedRateCard } from '../../ui/app/page-source.ts'
 import { CostQueries } from '../../view/cost-query.ts'
 import { startLensServer } from '../lens-server.ts'
@@ -20,10 +18,7 @@ let root: string
 let dist: string
 
 beforeAll(async () => {
-  root = await tempRoot()
-  dist = await tempRoot()
-  await writeFile(await sessionPath(root, 'session-a', false), headerText('session-a') + '\n')
-  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>lens</title></head><body></body></html>')
+  ;({ root, dist } = await servedRoot())
 })
 
 function page(port: number): Promise<string> {

@@ -7,12 +7,11 @@
 
 import { createServer, request, type Server } from 'node:http'
 import { appendFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { WebSocket } from 'ws'
 import { PROTOCOL, type ServerMessage } from '../../live/protocol.ts'
 import { startLensServer, type LensServer } from '../lens-server.ts'
-import { headerText, sessionPath, tempRoot, waitFor } from '../../test-support/live-test-kit.ts'
+import { headerText, servedRoot, sessionPath, waitFor } from '../../test-support/live-test-kit.ts'
 import { COOKIE_MAX_AGE_S, cookieName, cookieValue } from './request-trust.ts'
 
 const TOKEN = 'sign-in-token-0123456789abcdef'
@@ -21,10 +20,7 @@ let root: string
 let dist: string
 
 beforeAll(async () => {
-  root = await tempRoot()
-  dist = await tempRoot()
-  await writeFile(await sessionPath(root, 'session-a', false), headerText('session-a') + '\n')
-  await writeFile(join(dist, 'index.html'), '<!doctype html><html><head><title>lens</title></head><body></body></html>')
+  ;({ root, dist } = await servedRoot())
   server = await startLensServer({ roots: [root], distDir: dist, token: TOKEN, catalogPollMs: 50, sessionsHome: true })
 })
 afterAll(() => server.close())
