@@ -8,8 +8,12 @@ import type { IndexProgressView } from '../../live/protocol.ts'
 import type { ContentHits } from '../../live/tail-client.ts'
 import type { LensSliceCreator, LensState } from './types.ts'
 
-/** Typing settles this long before the query goes to the server. */
-export const HOME_SEARCH_DEBOUNCE_MS = 120
+/**
+ * Typing settles this long before the query goes to the server. Short, because it is most of what a keystroke waits
+ * for before its results are painted (issue 40's target; the figures are in docs/benchmarks.md); the index answers in
+ * milliseconds and an older answer is dropped, so a query per pause costs little.
+ */
+export const HOME_SEARCH_DEBOUNCE_MS = 50
 
 export interface HomeSearchView {
   readonly query: string
