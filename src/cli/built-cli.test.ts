@@ -86,7 +86,7 @@ describe('the built CLI', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lens-built-cli-chunks-'))
     const demo = join(dir, 'sessions', 'demo.jsonl')
     expect(built(['generate-demo', demo]).code).toBe(0)
-    const sources = (args: string[]) => run(TSX, ['src/cli/main.ts', ...args])
+    const sources = (args: string[], env = process.env) => run(TSX, ['src/cli/main.ts', ...args], env)
     // Each command's bundle is its own file: a missing or broken one fails here, not in a user's hands.
     for (const chunk of ['check', 'cost', 'usage', 'secrets', 'bundle'])
       expect(existsSync(join(out, `dsh-lens-${chunk}.cjs`)), chunk).toBe(true)
@@ -99,7 +99,7 @@ describe('the built CLI', () => {
     ]) {
       const ours = run(process.execPath, [BUILT, ...args], cacheEnv)
       expect(ours.code, args.join(' ')).toBe(0)
-      expect(ours.stdout).toBe(run(TSX, ['src/cli/main.ts', ...args], cacheEnv).stdout)
+      expect(ours.stdout).toBe(sources(args, cacheEnv).stdout)
     }
     const redacted = join(dir, 'redacted.jsonl')
     expect(built(['redact', demo, '-o', redacted]).code).toBe(0)

@@ -4,8 +4,7 @@ import { useLensStore } from '../../store/lens-store-context.tsx'
 import type { StreamError } from '../../live/tail-client.ts'
 import { sessionItem } from '../../store/live/live-view.ts'
 import { SessionActivity } from './SessionActivity.tsx'
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
+import { BUTTON } from '../shared/button-class.ts'
 
 const STATUS_TEXT: Record<string, string> = {
   connecting: 'connecting…',

@@ -5,6 +5,7 @@ import type { SessionListItem } from '../../live/protocol.ts'
 import { formatBytes } from '../shared/format-bytes.ts'
 import { liveTreeRows } from '../sessions/live-tree-rows.ts'
 import { SessionTree } from '../sessions/SessionTree.tsx'
+import { BUTTON } from '../shared/button-class.ts'
 
 export interface SessionPickerProps {
   readonly sessions: readonly SessionListItem[] | null
@@ -14,8 +15,6 @@ export interface SessionPickerProps {
   onRefresh(): void
   onClose(): void
 }
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft'
 
 function when(ms: number | undefined): string {
   return ms === undefined ? '?' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19)

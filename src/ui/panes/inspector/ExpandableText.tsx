@@ -19,13 +19,12 @@ import type { DetailTextField, DetailTextInfo } from '../../../protocol/event-vi
 import { VisibleText, keepOriginalsOnCopy } from '../../shared/VisibleText.tsx'
 import { formatCount } from '../../shared/format-count.ts'
 import { saveBlob } from '../../shared/save-blob.ts'
+import { BUTTON } from '../../shared/button-class.ts'
 
 /** Characters one "Show more" adds. */
 export const SHOW_MORE_CHARS = 256 * 1024
 /** Characters the page holds of one value at most; beyond, copy or save it. */
 export const SHOWN_MAX_CHARS = 2 * 1024 * 1024
-
-const BUTTON = 'rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
 
 /** "812", "64 K", "10.2 M" characters. */
 export function charCount(n: number): string {

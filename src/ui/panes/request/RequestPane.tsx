@@ -23,10 +23,10 @@ import { copyRequestJson, saveRequestJson } from './request-actions.ts'
 import { useStepRequest } from './use-step-request.ts'
 import { useStepCost } from './use-step-cost.ts'
 import { BreakCost } from './RequestCost.tsx'
+import { BUTTON as PLAIN_BUTTON } from '../../shared/button-class.ts'
 
 const ROW_ESTIMATE_PX = 58
-const BUTTON =
-  'whitespace-nowrap rounded border border-line bg-raised px-2 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-50'
+const BUTTON = `whitespace-nowrap ${PLAIN_BUTTON}`
 
 const BOUNDARY_TEXT = {
   'first-output': 'before its first provider output',

@@ -2,8 +2,7 @@
 
 import type { StepListEntry } from '../../../core/index.ts'
 import { useLensStoreApi } from '../../../store/lens-store-context.tsx'
-
-const BUTTON = 'rounded border border-line bg-raised px-1.5 py-0.5 text-xs hover:bg-accent-soft disabled:opacity-40'
+import { BUTTON } from '../../shared/button-class.ts'
 
 /** A step's line in the list: its number, request point and size, and the provider rules its request breaks. */
 export function stepLabel(s: StepListEntry): string {
