@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ContentHome, findAll as find } from '../../test-support/content-home.ts'
 import { grownEvents, PLANTED_AT, plantedEvents, writeSession } from '../../test-support/planted-home.ts'
 import type { SearchRequest } from './content-search.ts'
+import { RANKED } from './search-plan.ts'
 
 let home: ContentHome
 
@@ -146,6 +147,32 @@ describe('planted phrases', () => {
       expect(page.ok).toBe(false)
       if (!page.ok) expect(page.message).toMatch(/^the query (is empty|holds a NUL|".*" has no word)/)
     }
+    index.close()
+  })
+
+  it('narrowed by a filter when the words match more events than are ranked: only the filtered matches', async () => {
+    home.twoSessions()
+    // A third session, the newest, whose todo list says `grep` more often than RANKED events are ranked: every other
+    // `grep` is log-only, so --failed and --surface leave a few candidates, each scored in one pass (search-plan.ts).
+    const start = 1_786_200_000_000
+    const planted = plantedEvents('many', start)
+    const fillers = Array.from({ length: RANKED + 100 }, (_, k) => ({
+      type: 'todo/write',
+      seq: planted.length + k,
+      time: start + (planted.length + k) * 1000,
+      data: { todos: [{ content: `grep the logs ${k}`, status: 'pending' }] },
+    }))
+    writeSession(home.root, { id: 'session-many', project: '/work/many', events: [...planted, ...fillers], createdAt: start })
+    const index = await home.openIndex()
+    await index.refresh()
+    const seqs = (request: SearchRequest) => find(index, request).map((h) => `${h.session}:${h.seq}`)
+    // More matches than are ranked: unfiltered, the page is ordered by recency; filtered, by strength.
+    expect(index.search({ query: 'grep' })).toMatchObject({ ok: true, order: 'recent' })
+    expect(index.search({ query: 'grep', failed: true })).toMatchObject({ ok: true, order: 'strength' })
+    // The same text in each session: the newest first.
+    expect(seqs({ query: 'grep', failed: true })).toStrictEqual(['session-many:5', 'session-beta:5', 'session-alpha:5'])
+    // Current events that never say `grep`: candidates, and no hit.
+    expect(seqs({ query: 'grep', surface: 'current' })).toStrictEqual([])
     index.close()
   })
 
