@@ -114,47 +114,24 @@ describe.runIf(enabled)('comparing real harness runs', () => {
     let parentId = ''
     let seedLength = 0
 
-    async function rpc(method: string, payload: unknown): Promise<Record<string, unknown>> {
-      const response = await fetch(new URL(`api/${method}`, host.url), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'client-request', rpcId: 'r1', method, payload }),
-      })
-      const body = (await response.json()) as { result: { ok: boolean; value: Record<string, unknown> } }
-      if (!body.result.ok) throw new Error(`${method}: ${JSON.stringify(body)}`)
-      return body.result.value
-    }
-
-    /** The session's log once it holds `turns` closed turns (the host writes behind; the file is read until then). */
-    async function settled(sessionId: string, turns: number): Promise<LensLog> {
-      const deadline = Date.now() + 90_000
-      for (;;) {
-        const log = await host.logPath(sessionId).then(read, () => null)
-        const closed = log?.turns.turns.filter((t) => t.end !== null).length ?? 0
-        if (log !== null && closed >= turns) return log
-        if (Date.now() > deadline) throw new Error(`${sessionId} never closed ${turns} turn(s): ${await host.logTail()}`)
-        await new Promise((resolve) => setTimeout(resolve, 150))
-      }
-    }
-
     beforeAll(async () => {
       host = await createRealHost({ delayMs: 0 })
       await host.start()
       parentId = await host.prompt('new', 'NOTOOL first question')
-      await settled(parentId, 1)
+      await host.settled(parentId, 1)
       // Three forks of the parent's completed turn, before anything else happens to it.
       const [same, other, idle] = [
-        (await rpc('session.fork', { sessionId: parentId }))['sessionId'] as string,
-        (await rpc('session.fork', { sessionId: parentId }))['sessionId'] as string,
-        (await rpc('session.fork', { sessionId: parentId }))['sessionId'] as string,
+        (await host.rpc('session.fork', { sessionId: parentId }))['sessionId'] as string,
+        (await host.rpc('session.fork', { sessionId: parentId }))['sessionId'] as string,
+        (await host.rpc('session.fork', { sessionId: parentId }))['sessionId'] as string,
       ]
       await host.prompt(parentId, 'NOTOOL second question')
       await host.prompt(same, 'NOTOOL second question')
       await host.prompt(other, 'NOTOOL another way')
-      logs['parent'] = await settled(parentId, 2)
-      logs['same'] = await settled(same, 2)
-      logs['other'] = await settled(other, 2)
-      logs['idle'] = await settled(idle, 1)
+      logs['parent'] = await host.settled(parentId, 2)
+      logs['same'] = await host.settled(same, 2)
+      logs['other'] = await host.settled(other, 2)
+      logs['idle'] = await host.settled(idle, 1)
       seedLength = logs['same'].header?.seedLength as number
     }, 240_000)
 

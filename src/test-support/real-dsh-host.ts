@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
+import { LensLog, loadContentChecksum } from '../core/index.ts'
 
 export const REAL_DSH_SRC = fileURLToPath(new URL('../../../shared/real-dsh/', import.meta.url))
 
@@ -69,6 +70,18 @@ export interface RealHost {
   logPath(sessionId: string): Promise<string>
   /** `host.sh log`'s file, for a failing test's message. */
   logTail(): Promise<string>
+  /** One call of the host's RPC (`POST /api/METHOD`, as its web UI calls it, e.g. `session.fork`): its value. */
+  rpc(method: string, payload: unknown): Promise<Record<string, unknown>>
+  /** The session's log once it holds `turns` closed turns: the host writes behind, so the file is read until then. */
+  settled(sessionId: string, turns: number): Promise<LensLog>
+}
+
+/** A log file read whole by the core. */
+async function readLog(path: string): Promise<LensLog> {
+  const log = new LensLog({ checksum: await loadContentChecksum() })
+  log.push(await readFile(path))
+  log.finish()
+  return log
 }
 
 /** A host on a private home; `delayMs` is the mock's pause between stream chunks (MOCK_DELAY_MS). */
@@ -146,6 +159,26 @@ export async function createRealHost(options: { delayMs?: number } = {}): Promis
     async logTail() {
       const log = (await run('host.sh', ['log'], env)).trim()
       return existsSync(log) ? (await readFile(log, 'utf8')).split('\n').slice(-30).join('\n') : `(no host log at ${log})`
+    },
+    async rpc(method, payload) {
+      const response = await fetch(new URL(`api/${method}`, host.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'client-request', rpcId: 'r1', method, payload }),
+      })
+      const body = (await response.json()) as { result: { ok: boolean; value: Record<string, unknown> } }
+      if (!body.result.ok) throw new Error(`${method}: ${JSON.stringify(body)}`)
+      return body.result.value
+    },
+    async settled(sessionId, turns) {
+      const deadline = Date.now() + 90_000
+      for (;;) {
+        const log = await host.logPath(sessionId).then(readLog, () => null)
+        const closed = log?.turns.turns.filter((t) => t.end !== null).length ?? 0
+        if (log !== null && closed >= turns) return log
+        if (Date.now() > deadline) throw new Error(`${sessionId} never closed ${turns} turn(s): ${await host.logTail()}`)
+        await new Promise((resolve) => setTimeout(resolve, 150))
+      }
     },
   }
   return host

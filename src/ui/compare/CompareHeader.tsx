@@ -5,7 +5,8 @@
  *
  * Contract: `[data-testid=compare-parted]`; `[data-testid=first-divergence]` with `data-kind`, `data-seq-a`,
  * `data-seq-b`, `data-index` (absent when the runs are equal: `[data-testid=compare-equal]` says so);
- * `[data-testid=compare-run-a]` / `-b` with `data-session-id`; `[data-testid=compare-close]`, `[data-testid=compare-refresh]`.
+ * `[data-testid=compare-run-a]` / `-b` with `data-session-id`; `[data-testid=compare-close]`, `[data-testid=compare-refresh]` with
+ * `[data-testid=compare-grown]` (how many events a followed run A has grown by since compared).
  */
 
 import type { CompareRun } from '../../protocol/compare.ts'
@@ -55,7 +56,7 @@ export function CompareHeader({ compare, state }: { compare: CompareView; state:
         <span className="ml-auto flex items-center gap-2">
           {grown > 0 ? (
             <>
-              <span className="text-xs text-warn">
+              <span className="text-xs text-warn" data-testid="compare-grown">
                 A has {formatCount(grown)} more event{grown === 1 ? '' : 's'} since compared
               </span>
               <button
