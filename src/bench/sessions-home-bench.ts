@@ -14,7 +14,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium } from '@playwright/test'
+import { chromium, type Browser } from '@playwright/test'
 import { loadContentChecksum } from '../core/index.ts'
 import { chromiumLaunchOptions } from '../../e2e/support/chromium.ts'
 import { PathGuard } from '../server/path-guard.ts'
@@ -31,6 +31,8 @@ const SESSIONS = 1000
 const PROJECTS = 25
 const HOME = resolve('.bench/home-1000')
 const ROUNDS = 3
+/** Issue 35: the home's rows within 300 ms of navigation when the catalog is warm (its headers read). */
+const FIRST_ROWS_TARGET_MS = 300
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`)
@@ -110,57 +112,77 @@ async function serverLane(root: string): Promise<string[]> {
   return lines
 }
 
+/** One visit's figures, each from the page's navigation start (ms). */
+interface Visit {
+  readonly home: number
+  readonly first: number
+  readonly rows: number
+  readonly titles: number
+  readonly listedAt: number
+}
+
+/** Navigate a fresh context to the home and time it in the page: the home, its first rows, all rows, all titles. */
+async function visit(browser: Browser, url: string): Promise<Visit> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  try {
+    const page = await context.newPage()
+    await page.goto(url, { waitUntil: 'commit' })
+    // A string, not a function: tsx would wrap a function's inner helpers in a `__name` the page does not have.
+    const [home, rows, titles, listedAt, first] = (await page.evaluate(`(async () => {
+      const at = (condition) => new Promise((done) => {
+        const check = () => (condition() ? done(performance.now()) : requestAnimationFrame(check))
+        check()
+      })
+      const homeIn = await at(() => document.querySelector('[data-testid=sessions-home]') !== null)
+      const firstIn = await at(() => document.querySelector('[data-testid=session-row]') !== null)
+      const rowsIn = await at(() => document.querySelectorAll('[data-testid=session-row]').length === ${SESSIONS})
+      const listedAt = performance.getEntriesByName('dsh-lens:sessions-listed')[0]?.startTime ?? NaN
+      const titlesIn = await at(
+        () => document.querySelectorAll('[data-testid=session-row][data-title^="Bench session"]').length === ${SESSIONS},
+      )
+      return [homeIn, rowsIn, titlesIn, listedAt, firstIn]
+    })()`)) as [number, number, number, number, number]
+    return { home, first, rows, titles, listedAt }
+  } finally {
+    await context.close()
+  }
+}
+
+const verdict = (ms: number): string => (ms <= FIRST_ROWS_TARGET_MS ? 'PASS' : 'MISS')
+const runs = (values: readonly number[]): string => `${fmt(median(values))} ms (runs ${values.map(fmt).join(', ')})`
+
 async function browserLane(root: string): Promise<string[]> {
   const dist = option('dist') ?? 'dist'
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`no ${dist}/index.html: run npm run build first`)
-  const toHome: number[] = []
-  const drawn: number[] = []
-  const firstDrawn: number[] = []
-  const toRows: number[] = []
-  const toTitles: number[] = []
+  const cold: Visit[] = []
+  const warm: Visit[] = []
   const browser = await chromium.launch(chromiumLaunchOptions())
   try {
     for (let round = 0; round < ROUNDS; round++) {
       // A fresh server each round, its headers read as at `dsh-lens` start-up while the browser opens (the scan for
-      // titles has started, not finished).
+      // titles has started, not finished): the first visit. Once every title is in (the catalog scanned, as on any
+      // later visit or reload), a second one in a fresh context.
       const server = await startLensServer({ roots: [root], distDir: dist, sessionsHome: true })
       await server.sessionsListed()
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-      const page = await context.newPage()
-      await page.goto(server.signInUrl(), { waitUntil: 'commit' })
-      // Measured in the page, from its navigation start: all rows present, then all titles in.
-      // A string, not a function: tsx would wrap a function's inner helpers in a `__name` the page does not have.
-      const [home, rows, titles, listedAt, first] = (await page.evaluate(`(async () => {
-        const at = (condition) => new Promise((done) => {
-          const check = () => (condition() ? done(performance.now()) : requestAnimationFrame(check))
-          check()
-        })
-        const homeIn = await at(() => document.querySelector('[data-testid=sessions-home]') !== null)
-        const firstIn = await at(() => document.querySelector('[data-testid=session-row]') !== null)
-        const rowsIn = await at(() => document.querySelectorAll('[data-testid=session-row]').length === ${SESSIONS})
-        const listedAt = performance.getEntriesByName('dsh-lens:sessions-listed')[0]?.startTime ?? NaN
-        const titlesIn = await at(
-          () => document.querySelectorAll('[data-testid=session-row][data-title^="Bench session"]').length === ${SESSIONS},
-        )
-        return [homeIn, rowsIn, titlesIn, listedAt, firstIn]
-      })()`)) as [number, number, number, number, number]
-      toHome.push(home)
-      drawn.push(rows - listedAt)
-      firstDrawn.push(first - listedAt)
-      toRows.push(rows)
-      toTitles.push(titles)
-      await context.close()
+      cold.push(await visit(browser, server.signInUrl()))
+      warm.push(await visit(browser, server.signInUrl()))
       await server.close()
     }
   } finally {
     await browser.close()
   }
+  const of = (visits: readonly Visit[], key: keyof Visit): number[] => visits.map((v) => v[key])
+  const firstRows = of(cold, 'first')
+  const warmFirst = of(warm, 'first')
   return [
-    `| page: navigation to the home drawn, empty (the page's own boot) | ${fmt(median(toHome))} ms |`,
-    `| page: navigation to ${SESSIONS} rows listed (headers read at server start) | ${fmt(median(toRows))} ms (runs ${toRows.map(fmt).join(', ')}) |`,
-    `| page: navigation to every title filled in by the scan | ${fmt(median(toTitles))} ms |`,
-    `| page: the list message in to its first rows drawn | ${fmt(median(firstDrawn))} ms |`,
-    `| page: the list message in to all ${SESSIONS} rows drawn | ${fmt(median(drawn))} ms |`,
+    `| page: navigation to the home drawn, empty (the page's own boot) | ${fmt(median(of(cold, 'home')))} ms |`,
+    `| page: navigation to the first screen of rows, at server start (target ≤ ${FIRST_ROWS_TARGET_MS} ms: ${verdict(median(firstRows))}) | ${runs(firstRows)} |`,
+    `| page: navigation to the first screen of rows, the catalog scanned (target ≤ ${FIRST_ROWS_TARGET_MS} ms: ${verdict(median(warmFirst))}) | ${runs(warmFirst)} |`,
+    `| page: navigation to ${SESSIONS} rows listed (headers read at server start) | ${runs(of(cold, 'rows'))} |`,
+    `| page: navigation to ${SESSIONS} rows listed, the catalog scanned | ${runs(of(warm, 'rows'))} |`,
+    `| page: navigation to every title filled in by the scan | ${fmt(median(of(cold, 'titles')))} ms |`,
+    `| page: the list message in to its first rows drawn | ${fmt(median(cold.map((v) => v.first - v.listedAt)))} ms |`,
+    `| page: the list message in to all ${SESSIONS} rows drawn | ${fmt(median(cold.map((v) => v.rows - v.listedAt)))} ms |`,
   ]
 }
 
