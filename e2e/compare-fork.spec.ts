@@ -13,16 +13,13 @@
 
 import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { expect, test, type Page } from '@playwright/test'
 import type { SessionComparison } from '../src/core/index.ts'
 import { realDshAvailable } from '../src/test-support/real-dsh.ts'
 import { createRealHost, type RealHost } from '../src/test-support/real-dsh-host.ts'
-import { startDshLens, type DshLensProcess } from './support/dsh-lens-process.ts'
+import { BIN, startDshLens, type DshLensProcess } from './support/dsh-lens-process.ts'
 
 test.skip(!realDshAvailable(), 'real-dsh (../shared/real-dsh) is not beside the checkout')
-
-const BIN = fileURLToPath(new URL('../bin/dsh-lens.cjs', import.meta.url))
 
 let host: RealHost
 let lens: DshLensProcess

@@ -11,17 +11,14 @@ import { spawnSync } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import type { SessionComparison } from '../src/core/index.ts'
 import { realDshAvailable, runHeadless } from '../src/test-support/real-dsh.ts'
 import { readmeScreenshot } from './support/app.ts'
-import { startDshLens, type DshLensProcess } from './support/dsh-lens-process.ts'
+import { BIN, startDshLens, type DshLensProcess } from './support/dsh-lens-process.ts'
 
 test.skip(!realDshAvailable(), 'real-dsh (../shared/real-dsh) is not beside the checkout')
-
-const BIN = fileURLToPath(new URL('../bin/dsh-lens.cjs', import.meta.url))
 
 let base: string
 let home: string

@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const BIN = fileURLToPath(new URL('../../bin/dsh-lens.cjs', import.meta.url))
+/** The built CLI, as a user runs it (also for a spec's one-shot commands: `diff`, `fold`, …). */
+export const BIN = fileURLToPath(new URL('../../bin/dsh-lens.cjs', import.meta.url))
 
 export interface DshLensProcess {
   /** The URL it printed (token included). */
