@@ -240,13 +240,17 @@ export type ServerMessage =
       readonly title?: string | null
       readonly upstream?: UpstreamState
     }
-  /** The answer to `content-search`: sessions strongest hit first, or one sentence (`ok` false); `index` how far it is. */
+  /**
+   * The answer to `content-search`: sessions in `order` (strongest hit first; or, for words in more events than are
+   * ranked, newest first), or one sentence (`ok` false); `index` how far it is.
+   */
   | {
       readonly type: 'content-hits'
       readonly req: string
       readonly query: string
       readonly ok: boolean
       readonly message?: string
+      readonly order?: 'strength' | 'recent'
       readonly sessions: readonly ContentHitSession[]
       readonly index: IndexProgressView
     }

@@ -33,6 +33,8 @@ it('builds on the first watch, says its progress, and answers a search with each
   const answer = await room.search('PLANTFAIL', 20)
   expect(answer.ok).toBe(true)
   expect(answer.sessions.map((s) => s.id).sort()).toStrictEqual(['session-alpha', 'session-beta'])
+  // Few matches: every one ranked, the strongest session first (docs/find.md says when it is newest first instead).
+  expect(answer.order).toBe('strength')
   expect(answer.sessions[0]?.hits).toStrictEqual([
     {
       seq: PLANTED_AT.failedResult,

@@ -23,6 +23,8 @@ export interface ContentSearchAnswer {
   readonly query: string
   readonly ok: boolean
   readonly message?: string
+  /** How the sessions are ordered (docs/find.md): strongest hit first, or newest first for a word in most events. */
+  readonly order?: 'strength' | 'recent'
   readonly sessions: readonly ContentHitSession[]
   readonly index: IndexProgressView
 }
@@ -91,7 +93,7 @@ export class ContentSearchRoom implements ContentSearch {
       project: s.project,
       hits: s.hits.map((h) => ({ ...hitOut(h), highlight: h.highlight })),
     }))
-    return { query, ok: true, sessions, index: this.progress }
+    return { query, ok: true, order: page.order, sessions, index: this.progress }
   }
 
   async close(): Promise<void> {

@@ -114,6 +114,20 @@ it('shows the build’s progress, hits found before it ends with how much is ind
   expect(opened).toStrictEqual([['session-a', 12]])
 })
 
+it('says when the sessions are newest first, because the words are in too many events to rank', async () => {
+  const ready: IndexProgressView = { state: 'ready', done: 400, total: 400, sessions: 400, events: 30_000 }
+  await act(async () => store.setState({ homeSearch: { query: 'csv', answer: answer(ready), pending: false, error: null } }))
+  const results = q('[data-testid=home-search-results]') as HTMLElement
+  expect(results.dataset['order']).toBe('strength')
+  expect(results.textContent).not.toContain('newest sessions first')
+  const recent: ContentHits = { ...answer(ready), order: 'recent' }
+  await act(async () => store.setState({ homeSearch: { query: 'the', answer: recent, pending: false, error: null } }))
+  expect(results.dataset['order']).toBe('recent')
+  expect(q('[role=status]')?.textContent).toBe(
+    '2 hits in 1 session · newest sessions first: the words are in too many events to rank them all',
+  )
+})
+
 it('says a refused query’s sentence, and nothing for an empty box', async () => {
   const refused: ContentHits = {
     ...answer(building),

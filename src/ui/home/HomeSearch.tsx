@@ -7,7 +7,7 @@
  * Contract: `[data-testid=home-search]` (the box; `data-index-state` idle|building|ready|unavailable; disabled when
  * unavailable, `[data-testid=index-unavailable]` then says why in place of the results), `[data-testid=index-progress]` while the index builds
  * (`data-done`, `data-total`), `[data-testid=home-search-results]` (`data-count`: hits listed, `data-state`
- * searching|done|refused) with one `[data-testid=search-hit]` per hit (`data-session-id`, `data-seq`, `data-surface`).
+ * searching|done|refused, `data-order` strength|recent: see docs/find.md) with one `[data-testid=search-hit]` per hit (`data-session-id`, `data-seq`, `data-surface`).
  */
 
 import { useEffect } from 'react'
@@ -16,6 +16,9 @@ import { useLensStore } from '../../store/lens-store-context.tsx'
 import { formatCount } from '../shared/format-count.ts'
 import { HighlightedSnippet } from '../shared/HighlightedSnippet.tsx'
 import { VisibleText } from '../shared/VisibleText.tsx'
+
+/** Said when the words are in too many events to rank them all (docs/find.md): the sessions come newest first. */
+const RECENT_ORDER = ' · newest sessions first: the words are in too many events to rank them all'
 
 const SURFACE_WORDS: Record<ContentHit['surface'], string> = {
   current: 'on the surface',
@@ -117,13 +120,14 @@ export function HomeSearch() {
         <section
           data-testid="home-search-results"
           data-count={hits}
+          data-order={answer.ok ? (answer.order ?? 'strength') : ''}
           data-state={search.pending ? 'searching' : answer.ok ? 'done' : 'refused'}
           aria-label="Sessions whose text matches"
           className="mt-2 rounded border border-line bg-panel"
         >
           <p className="border-b border-line px-3 py-1 text-xs text-muted" role="status">
             {answer.ok
-              ? `${formatCount(hits)} hit${hits === 1 ? '' : 's'} in ${formatCount(answer.sessions.length)} session${answer.sessions.length === 1 ? '' : 's'}`
+              ? `${formatCount(hits)} hit${hits === 1 ? '' : 's'} in ${formatCount(answer.sessions.length)} session${answer.sessions.length === 1 ? '' : 's'}${answer.order === 'recent' ? RECENT_ORDER : ''}`
               : answer.message}
             {building
               ? ` · ${formatCount(answer.index.sessions)} sessions indexed so far, of ${formatCount(answer.index.total)}`
