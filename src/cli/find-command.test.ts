@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PLANTED_AT, plantedEvents, writeSession } from '../test-support/planted-home.ts'
+import { PLANTED_AT, plantedEvents, todoFillers, writeSession } from '../test-support/planted-home.ts'
+import { RANKED } from '../server/content-index/search-plan.ts'
 import { parseWhen } from './find-command.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
@@ -20,8 +21,13 @@ let dir = ''
 let root = ''
 let env: NodeJS.ProcessEnv = {}
 
-function lens(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(TSX, ['src/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 })
+function lens(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(TSX, ['src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
@@ -49,6 +55,25 @@ afterAll(() => {
 })
 
 describe('dsh-lens find', () => {
+  it('says on stderr when a page is newest first: the words are in too many events to rank', { timeout: 120_000 }, () => {
+    const many = join(dir, 'many', 'sessions')
+    const planted = plantedEvents('many')
+    writeSession(many, {
+      id: 'session-many',
+      project: '/work/many',
+      events: [...planted, ...todoFillers(planted.length, RANKED + 100, (k) => `grep the logs ${k}`)],
+    })
+    // Its own cache directory: the other tests count the index files in theirs.
+    const cache = { XDG_CACHE_HOME: join(dir, 'many-cache') }
+    const common = lens(['find', 'grep', many, '--json'], cache)
+    expect(common.code).toBe(0)
+    expect(common.stderr).toBe('dsh-lens: the words are in too many events to rank them all: sessions are listed newest first\n')
+    expect((JSON.parse(common.stdout) as { sessions: unknown[] }).sessions).toHaveLength(1)
+    // A filter that leaves few candidates: ranked by strength, nothing said.
+    const failed = lens(['find', 'grep', many, '--json', '--failed'], cache)
+    expect([failed.code, failed.stderr]).toStrictEqual([0, ''])
+  })
+
   it(
     'prints exactly {query, indexed, sessions:[{id,title,project,hits}], next}, the index in XDG_CACHE_HOME',
     { timeout: 120_000 },

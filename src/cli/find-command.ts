@@ -161,6 +161,8 @@ export async function runFind(argv: readonly string[]): Promise<number> {
       say(page.message)
       return 2
     }
+    // The JSON's order is its contract's; what it means for this page is said beside it (docs/find.md).
+    if (page.order === 'recent') say('the words are in too many events to rank them all: sessions are listed newest first')
     const status = index.status()
     await writeJsonLine(
       process.stdout,

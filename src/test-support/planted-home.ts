@@ -179,6 +179,19 @@ export function writeSession(
   return { id: options.id, project: options.project, path }
 }
 
+/**
+ * `count` todo lists (log-only events) from seq `from`, each saying `text(k)`: a word in more events than a search
+ * ranks (search-plan.ts's RANKED), without touching the planted events' classes.
+ */
+export function todoFillers(from: number, count: number, text: (k: number) => string, start = T0): PlantedEvent[] {
+  return Array.from({ length: count }, (_, k) => ({
+    type: 'todo/write',
+    seq: from + k,
+    time: start + (from + k) * 1000,
+    data: { todos: [{ content: text(k), status: 'pending' }] },
+  }))
+}
+
 /** Lines to append to a planted session: a third turn with `text` from the user, still open (a running session). */
 export function grownEvents(from: number, text: string, start = T0): PlantedEvent[] {
   const at = (seq: number): number => start + seq * 1000
