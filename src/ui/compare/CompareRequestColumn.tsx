@@ -13,6 +13,8 @@ import { RequestMessageRow } from '../panes/request/RequestMessageRow.tsx'
 import { PaneFrame } from '../shared/PaneFrame.tsx'
 import { VirtualList } from '../shared/VirtualList.tsx'
 
+/** Three lists mount in one frame here: fewer rows beyond each viewport keep that frame short. */
+const COMPARE_OVERSCAN_ROWS = 2
 const ROW_ESTIMATE_PX = 58
 
 export function CompareRequestColumn({
@@ -58,6 +60,7 @@ export function CompareRequestColumn({
         label={`Run ${side.toUpperCase()}'s request messages`}
         idPrefix={`compare-${side}`}
         estimateSizePx={ROW_ESTIMATE_PX}
+        overscanRows={COMPARE_OVERSCAN_ROWS}
         itemKey={itemKey}
         itemSeq={(i) => rows[i]?.seq}
         itemClassName={(i) => {

@@ -17,6 +17,8 @@ import { PaneFrame } from '../shared/PaneFrame.tsx'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { KIND_WORDS, pairDeltaText, stepText } from './compare-words.ts'
 
+/** Three lists mount in one frame here: fewer rows beyond each viewport keep that frame short. */
+const COMPARE_OVERSCAN_ROWS = 2
 const ROW_ESTIMATE_PX = 30
 
 function PairRow({ index, pair, first }: { index: number; pair: ComparedPair | undefined; first: boolean }) {
@@ -93,6 +95,7 @@ export function CompareSteps({ compare, overview }: { compare: CompareView; over
         label="Aligned steps of A and B"
         idPrefix="compare-step"
         estimateSizePx={ROW_ESTIMATE_PX}
+        overscanRows={COMPARE_OVERSCAN_ROWS}
         itemKey={itemKey}
         itemSeq={noSeq}
         itemClassName={(i) => {

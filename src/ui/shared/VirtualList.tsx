@@ -71,6 +71,8 @@ export interface VirtualListProps {
   readonly label: string
   readonly idPrefix: string
   readonly estimateSizePx: number
+  /** Rows mounted beyond the viewport on each side (default VIRTUAL_OVERSCAN_ROWS). */
+  readonly overscanRows?: number
   /** Stable key per position (seq-based where the pane has one). */
   readonly itemKey: (index: number) => string | number
   readonly itemSeq: (index: number) => number | undefined
@@ -95,7 +97,7 @@ export function VirtualList(props: VirtualListProps) {
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => props.estimateSizePx,
-    overscan: VIRTUAL_OVERSCAN_ROWS,
+    overscan: props.overscanRows ?? VIRTUAL_OVERSCAN_ROWS,
     getItemKey: itemKey,
     measureElement: measureFromObserver,
     observeElementRect: observeRectAfterLayout,
