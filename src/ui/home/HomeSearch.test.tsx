@@ -128,6 +128,23 @@ it('says when the sessions are newest first, because the words are in too many e
   )
 })
 
+it('keeps the line under the box one line high in every state, so the rows below never move', async () => {
+  const line = (): HTMLElement => q('[data-testid=index-line]') as HTMLElement
+  const seen: Array<[string | undefined, string]> = [[line().dataset['state'], line().className]]
+  await act(async () => store.setState({ indexProgress: building }))
+  expect(line().querySelector('[data-testid=index-progress]')).not.toBeNull()
+  seen.push([line().dataset['state'], line().className])
+  const ready: IndexProgressView = { state: 'ready', done: 400, total: 400, sessions: 400, events: 30_000 }
+  await act(async () => store.setState({ indexProgress: ready }))
+  expect(q('[data-testid=index-progress]')).toBeNull()
+  expect(line().textContent).toContain('the text of 400 sessions indexed')
+  seen.push([line().dataset['state'], line().className])
+  // The same element's box in each state: a fixed height (h-4), whatever it holds.
+  expect(seen.map(([state]) => state)).toStrictEqual(['waiting', 'building', 'ready'])
+  expect(new Set(seen.map(([, className]) => className)).size).toBe(1)
+  expect(line().className).toContain('h-4')
+})
+
 it('says a refused query’s sentence, and nothing for an empty box', async () => {
   const refused: ContentHits = {
     ...answer(building),

@@ -5,7 +5,8 @@
  * session at that event, with the query in the viewer's search (the term marked there).
  *
  * Contract: `[data-testid=home-search]` (the box; `data-index-state` idle|building|ready|unavailable; disabled when
- * unavailable, `[data-testid=index-unavailable]` then says why in place of the results), `[data-testid=index-progress]` while the index builds
+ * unavailable, `[data-testid=index-unavailable]` then says why in place of the results), `[data-testid=index-line]` (one line
+ * high in every state, `data-state` waiting|building|ready: no row below it moves), holding `[data-testid=index-progress]` while the index builds
  * (`data-done`, `data-total`), `[data-testid=home-search-results]` (`data-count`: hits listed, `data-state`
  * searching|done|refused, `data-order` strength|recent: see docs/find.md) with one `[data-testid=search-hit]` per hit (`data-session-id`, `data-seq`, `data-surface`).
  */
@@ -41,22 +42,41 @@ function IndexUnavailable({ index }: { index: IndexProgressView }) {
   )
 }
 
-function IndexProgress({ index }: { index: IndexProgressView }) {
-  if (index.state === 'ready') return null
-  const share = index.total === 0 ? 0 : index.done / index.total
+/**
+ * The line under the box, one line high in every state: the build's progress, then what is searchable. It used to
+ * appear with the build and go when it was done, and every row of the home below it moved by its height: a click
+ * aimed at a row's button in that moment landed on another row (an e2e test's "vs parent" click was lost so).
+ */
+function IndexLine({ index }: { index: IndexProgressView | null }) {
+  const state = index === null ? 'waiting' : index.state === 'ready' ? 'ready' : 'building'
   return (
     <div
-      className="mt-2 flex items-center gap-2 text-xs text-muted"
-      data-testid="index-progress"
-      data-done={index.done}
-      data-total={index.total}
+      className="mt-2 flex h-4 min-w-0 items-center gap-2 overflow-hidden whitespace-nowrap text-xs text-muted"
+      data-testid="index-line"
+      data-state={state}
     >
+      {index === null ? null : index.state === 'ready' ? (
+        <span className="truncate">
+          the text of {formatCount(index.sessions)} session{index.sessions === 1 ? '' : 's'} indexed · a phrase matches as
+          written; end a word with * for a prefix
+        </span>
+      ) : (
+        <IndexProgress index={index} />
+      )}
+    </div>
+  )
+}
+
+function IndexProgress({ index }: { index: IndexProgressView }) {
+  const share = index.total === 0 ? 0 : index.done / index.total
+  return (
+    <span className="flex items-center gap-2" data-testid="index-progress" data-done={index.done} data-total={index.total}>
       <progress className="h-1.5 w-48" max={Math.max(1, index.total)} value={index.done} aria-label="Content index build" />
       <span className="tabular-nums">
         indexing session text: {formatCount(index.done)} of {index.total === 0 ? '…' : formatCount(index.total)} logs (
         {Math.floor(share * 100)}%)
       </span>
-    </div>
+    </span>
   )
 }
 
@@ -114,7 +134,7 @@ export function HomeSearch() {
         disabled={unavailable}
         onChange={(event) => searchSessions(event.currentTarget.value)}
       />
-      {index === null ? null : unavailable ? <IndexUnavailable index={index} /> : <IndexProgress index={index} />}
+      {unavailable ? <IndexUnavailable index={index} /> : <IndexLine index={index} />}
       {search.error !== null ? <p className="mt-2 text-xs text-danger">The search failed: {search.error}</p> : null}
       {answer === null || unavailable ? null : (
         <section

@@ -164,13 +164,13 @@ export const SessionRow = memo(function SessionRow({
           {created(item.createdAt)}
         </span>
       </button>
-      <span className="flex w-36 shrink-0 items-center justify-end gap-2 text-xs" onClick={(event) => event.stopPropagation()}>
+      <span className="flex w-40 shrink-0 items-center justify-end gap-2 text-xs" onClick={(event) => event.stopPropagation()}>
         {parentListed ? (
           <button
             type="button"
             tabIndex={active ? 0 : -1}
             data-testid="session-compare-parent"
-            className="rounded border border-line bg-raised px-1.5 hover:bg-panel"
+            className="whitespace-nowrap rounded border border-line bg-raised px-1.5 hover:bg-panel"
             title={`Compare this ${item.kind ?? 'session'} with its parent (A: the parent, B: this one)`}
             onClick={() => item.parentSession !== undefined && onCompareParent(item.parentSession, item.sessionId)}
           >
