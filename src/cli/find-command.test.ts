@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { PLANTED_AT, plantedEvents, todoFillers, writeSession } from '../test-support/planted-home.ts'
+import { PLANTED_AT, plantedEvents, writeCommonWordSession, writeSession } from '../test-support/planted-home.ts'
 import { RANKED } from '../server/content-index/search-plan.ts'
 import { parseWhen } from './find-command.ts'
 
@@ -57,12 +57,7 @@ afterAll(() => {
 describe('dsh-lens find', () => {
   it('says on stderr when a page is newest first: the words are in too many events to rank', { timeout: 120_000 }, () => {
     const many = join(dir, 'many', 'sessions')
-    const planted = plantedEvents('many')
-    writeSession(many, {
-      id: 'session-many',
-      project: '/work/many',
-      events: [...planted, ...todoFillers(planted.length, RANKED + 100, (k) => `grep the logs ${k}`)],
-    })
+    writeCommonWordSession(many, RANKED)
     // Its own cache directory: the other tests count the index files in theirs.
     const cache = { XDG_CACHE_HOME: join(dir, 'many-cache') }
     const common = lens(['find', 'grep', many, '--json'], cache)

@@ -183,13 +183,24 @@ export function writeSession(
  * `count` todo lists (log-only events) from seq `from`, each saying `text(k)`: a word in more events than a search
  * ranks (search-plan.ts's RANKED), without touching the planted events' classes.
  */
-export function todoFillers(from: number, count: number, text: (k: number) => string, start = T0): PlantedEvent[] {
+function todoFillers(from: number, count: number, text: (k: number) => string, start = T0): PlantedEvent[] {
   return Array.from({ length: count }, (_, k) => ({
     type: 'todo/write',
     seq: from + k,
     time: start + (from + k) * 1000,
     data: { todos: [{ content: text(k), status: 'pending' }] },
   }))
+}
+
+/**
+ * A session (`session-many`, project `/work/many`) with every phrase planted and then `grep` said in more log-only
+ * todo lists than a search ranks: unfiltered, a search for `grep` orders its page by recency; `--failed` and
+ * `--surface` leave few candidates.
+ */
+export function writeCommonWordSession(root: string, ranked: number, start = T0): PlantedSession {
+  const planted = plantedEvents('many', start)
+  const fillers = todoFillers(planted.length, ranked + 100, (k) => `grep the logs ${k}`, start)
+  return writeSession(root, { id: 'session-many', project: '/work/many', events: [...planted, ...fillers], createdAt: start })
 }
 
 /** Lines to append to a planted session: a third turn with `text` from the user, still open (a running session). */

@@ -9,7 +9,7 @@ import { appendFileSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ContentHome, findAll as find } from '../../test-support/content-home.ts'
-import { grownEvents, PLANTED_AT, plantedEvents, todoFillers, writeSession } from '../../test-support/planted-home.ts'
+import { grownEvents, PLANTED_AT, plantedEvents, writeCommonWordSession, writeSession } from '../../test-support/planted-home.ts'
 import type { SearchRequest } from './content-search.ts'
 import { RANKED } from './search-plan.ts'
 
@@ -154,10 +154,7 @@ describe('planted phrases', () => {
     home.twoSessions()
     // A third session, the newest, whose todo list says `grep` more often than RANKED events are ranked: every other
     // `grep` is log-only, so --failed and --surface leave a few candidates, each scored in one pass (search-plan.ts).
-    const start = 1_786_200_000_000
-    const planted = plantedEvents('many', start)
-    const fillers = todoFillers(planted.length, RANKED + 100, (k) => `grep the logs ${k}`, start)
-    writeSession(home.root, { id: 'session-many', project: '/work/many', events: [...planted, ...fillers], createdAt: start })
+    writeCommonWordSession(home.root, RANKED, 1_786_200_000_000)
     const index = await home.openIndex()
     await index.refresh()
     const seqs = (request: SearchRequest) => find(index, request).map((h) => `${h.session}:${h.seq}`)

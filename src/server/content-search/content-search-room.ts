@@ -8,7 +8,7 @@
  */
 
 import { ContentIndex } from '../content-index/content-index.ts'
-import { hitOut } from '../content-index/search-request.ts'
+import { hitOut, type SearchOrder } from '../content-index/search-request.ts'
 import type { ContentHitSession, IndexProgressView } from '../../live/protocol.ts'
 
 export interface ContentSearchOptions {
@@ -24,7 +24,7 @@ export interface ContentSearchAnswer {
   readonly ok: boolean
   readonly message?: string
   /** How the sessions are ordered (docs/find.md): strongest hit first, or newest first for a word in most events. */
-  readonly order?: 'strength' | 'recent'
+  readonly order?: SearchOrder
   readonly sessions: readonly ContentHitSession[]
   readonly index: IndexProgressView
 }

@@ -12,9 +12,8 @@ import type { CompareRequest } from '../../protocol/compare.ts'
 import { RequestMessageRow } from '../panes/request/RequestMessageRow.tsx'
 import { PaneFrame } from '../shared/PaneFrame.tsx'
 import { VirtualList } from '../shared/VirtualList.tsx'
+import { COMPARE_OVERSCAN_ROWS } from './compare-lists.ts'
 
-/** Three lists mount in one frame here: fewer rows beyond each viewport keep that frame short. */
-const COMPARE_OVERSCAN_ROWS = 2
 const ROW_ESTIMATE_PX = 58
 
 export function CompareRequestColumn({

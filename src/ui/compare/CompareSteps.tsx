@@ -16,9 +16,8 @@ import type { CompareView } from '../../store/slices/compare-slice.ts'
 import { PaneFrame } from '../shared/PaneFrame.tsx'
 import { VirtualList } from '../shared/VirtualList.tsx'
 import { KIND_WORDS, pairDeltaText, stepText } from './compare-words.ts'
+import { COMPARE_OVERSCAN_ROWS } from './compare-lists.ts'
 
-/** Three lists mount in one frame here: fewer rows beyond each viewport keep that frame short. */
-const COMPARE_OVERSCAN_ROWS = 2
 const ROW_ESTIMATE_PX = 30
 
 function PairRow({ index, pair, first }: { index: number; pair: ComparedPair | undefined; first: boolean }) {

@@ -24,6 +24,7 @@ let store: LensStore
 const opened: Array<[string, number]> = []
 
 const building: IndexProgressView = { state: 'building', done: 120, total: 400, sessions: 118, events: 9_000 }
+const ready: IndexProgressView = { state: 'ready', done: 400, total: 400, sessions: 400, events: 30_000 }
 const answer = (index: IndexProgressView): ContentHits => ({
   type: 'content-hits',
   req: 'c1',
@@ -107,7 +108,6 @@ it('shows the build’s progress, hits found before it ends with how much is ind
   expect(hits[0]?.textContent).toContain('shadowed by #40')
   expect(hits[0]?.querySelector('mark')?.textContent).toBe('csv')
 
-  const ready: IndexProgressView = { state: 'ready', done: 400, total: 400, sessions: 400, events: 30_000 }
   await act(async () => store.setState({ indexProgress: ready }))
   expect(q('[data-testid=index-progress]')).toBeNull()
   await act(async () => hits[0]?.click())
@@ -115,7 +115,6 @@ it('shows the build’s progress, hits found before it ends with how much is ind
 })
 
 it('says when the sessions are newest first, because the words are in too many events to rank', async () => {
-  const ready: IndexProgressView = { state: 'ready', done: 400, total: 400, sessions: 400, events: 30_000 }
   await act(async () => store.setState({ homeSearch: { query: 'csv', answer: answer(ready), pending: false, error: null } }))
   const results = q('[data-testid=home-search-results]') as HTMLElement
   expect(results.dataset['order']).toBe('strength')
@@ -134,7 +133,6 @@ it('keeps the line under the box one line high in every state, so the rows below
   await act(async () => store.setState({ indexProgress: building }))
   expect(line().querySelector('[data-testid=index-progress]')).not.toBeNull()
   seen.push([line().dataset['state'], line().className])
-  const ready: IndexProgressView = { state: 'ready', done: 400, total: 400, sessions: 400, events: 30_000 }
   await act(async () => store.setState({ indexProgress: ready }))
   expect(q('[data-testid=index-progress]')).toBeNull()
   expect(line().textContent).toContain('the text of 400 sessions indexed')
