@@ -92,6 +92,12 @@ export function VirtualList(props: VirtualListProps) {
   const { count, itemKey, onRange, revealIndex, revealToken, activeIndex, onActivate } = props
   const scrollRef = useRef<HTMLDivElement>(null)
   const [scrollToFn] = useState(scrollToSkippingMount)
+  // The revealed row stays in view while the list's own height settles (a facts block above it growing when a
+  // lazily computed answer arrives shrinks the list from the top, and cut the row off under load), until the user
+  // scrolls, clicks or uses a key in the list.
+  const revealHeld = useRef(false)
+  const heldAlign = useRef<'start' | 'end' | null>(null)
+  const reRevealOnResize = useRef<() => void>(() => undefined)
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack's virtualizer is the intended escape hatch here.
   const virtualizer = useVirtualizer({
     count,
@@ -100,7 +106,11 @@ export function VirtualList(props: VirtualListProps) {
     overscan: props.overscanRows ?? VIRTUAL_OVERSCAN_ROWS,
     getItemKey: itemKey,
     measureElement: measureFromObserver,
-    observeElementRect: observeRectAfterLayout,
+    observeElementRect: (instance, cb) =>
+      observeRectAfterLayout(instance, (rect) => {
+        cb(rect)
+        reRevealOnResize.current()
+      }),
     scrollToFn,
   })
   const items = virtualizer.getVirtualItems()
@@ -112,9 +122,28 @@ export function VirtualList(props: VirtualListProps) {
   }, [first, last, onRange, count])
 
   useEffect(() => {
-    if (revealIndex !== null && revealIndex >= 0 && revealIndex < count) virtualizer.scrollToIndex(revealIndex, { align: 'auto' })
+    heldAlign.current = null
+    revealHeld.current = revealIndex !== null && revealIndex >= 0 && revealIndex < count
+    if (revealHeld.current) keepRevealed()
     // revealToken re-triggers the scroll when the same position is asked for again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- keepRevealed reads these same inputs.
   }, [revealIndex, revealToken, count, virtualizer])
+  /**
+   * `align: 'auto'` decides once, from the heights of the moment, whether the row goes to the top or the bottom; a
+   * row that was put at the bottom stays at the bottom when the list's height then changes (otherwise where it ends
+   * up depends on when the answers above it arrived: one load in eight on a busy machine showed a whole row less).
+   */
+  const keepRevealed = (): void => {
+    if (revealIndex === null) return
+    if (heldAlign.current === null) {
+      const resolved = virtualizer.getOffsetForIndex(revealIndex, 'auto')?.[1]
+      if (resolved === 'start' || resolved === 'end') heldAlign.current = resolved
+    }
+    virtualizer.scrollToIndex(revealIndex, { align: heldAlign.current ?? 'auto' })
+  }
+  reRevealOnResize.current = () => {
+    if (revealHeld.current && revealIndex !== null && revealIndex < count) keepRevealed()
+  }
 
   // A key that jumps into rows not measured yet (End on a long list) scrolls by estimated heights, and lands short
   // once those rows are filled and measured taller: the first End left the demo's transcript at rows 27-46 of 53 in
@@ -129,6 +158,7 @@ export function VirtualList(props: VirtualListProps) {
   })
   const stopFollowingKey = (): void => {
     keyTarget.current = null
+    revealHeld.current = false
   }
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
@@ -145,6 +175,7 @@ export function VirtualList(props: VirtualListProps) {
       last: count - 1,
     }[action]
     event.preventDefault()
+    revealHeld.current = false
     const clamped = Math.max(0, Math.min(next, count - 1))
     onActivate(clamped)
     virtualizer.scrollToIndex(clamped, { align: 'auto' })
