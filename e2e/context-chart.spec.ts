@@ -117,6 +117,22 @@ function expectedMarkerText(m: ContextSeries['markers'][number]): string {
   return markerText(row)
 }
 
+test('the cursor line stands at the cursor from the first drawing (a deep link, no interaction)', async ({ page }) => {
+  // The chart is made empty and its series drawn a task later: the line must still be placed, with the x scale.
+  await page.goto('/#seq=1000')
+  await waitLoaded(page)
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-cursor', '1000')
+  const line = page.getByTestId('context-chart-cursor')
+  await expect(line).toBeVisible()
+  const offset = async (): Promise<number> => {
+    const { box, xMin, perPixel } = await plotScale(page)
+    const at = await line.boundingBox()
+    return at === null || perPixel === 0 ? Infinity : Math.abs(xMin + (at.x + at.width / 2 - box.x) * perPixel - 1000) / perPixel
+  }
+  // Within two pixels of where the chart's own scale puts event 1000.
+  await expect.poll(offset).toBeLessThanOrEqual(2)
+})
+
 test('context chart on the demo: points, click moves the cursor, hover shows the values', async ({ page }) => {
   const { log, series } = await demoSeries()
   for (let i = 0; i < log.length; i++) expect(log.seqOf(i)).toBe(i)

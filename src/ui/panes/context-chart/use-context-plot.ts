@@ -36,6 +36,9 @@ export function useContextPlot(
   /** When the latest data was handed to uPlot (it draws in a microtask), for the `context-chart:draw` measure. */
   const drawStartRef = useRef<number | null>(null)
   const ready = width > 0 && answer !== null
+  /** A chart made in this commit has no series yet: the data effect draws them in a task of its own. */
+  const freshRef = useRef(false)
+  const cursorRef = useRef(cursor)
 
   useEffect(() => {
     answerRef.current = answer
@@ -58,6 +61,9 @@ export function useContextPlot(
           onHover(left === undefined || a === null ? null : indexAtOffset(xRange(a), left, u.over.clientWidth, a.from + a.points))
         },
         () => {
+          // Placed after every drawing, on the scale just drawn: uPlot applies new data's scale in a microtask, so a
+          // line placed right after `setData` stood where the previous answer's scale put it (45 px off on a load).
+          placeCursorLine(chartRef.current, cursorLineRef.current, answerRef.current, cursorRef.current)
           const start = drawStartRef.current
           if (start === null) return
           drawStartRef.current = null
@@ -65,13 +71,16 @@ export function useContextPlot(
           performance.measure('context-chart:draw', { start, end: performance.now() })
         },
       ),
-      toData(first),
+      // Made empty: its axes and grid are drawn in this task (React's effects), its series in one of their own
+      // (the data effect below), so the chart's first appearance is two short tasks, not one long one.
+      EMPTY_DATA,
       element,
     )
     u.over.dataset['testid'] = 'context-chart-plot'
     const line = document.createElement('div')
     line.className = 'pointer-events-none absolute top-0 h-full w-0.5 -translate-x-1/2'
     line.style.background = colors.cursor
+    line.dataset['testid'] = 'context-chart-cursor'
     u.over.appendChild(line)
     cursorLineRef.current = line
     const onClick = (event: MouseEvent): void => {
@@ -84,6 +93,7 @@ export function useContextPlot(
     u.over.addEventListener('click', onClick)
     u.over.style.cursor = 'pointer'
     chartRef.current = u
+    freshRef.current = true
     onPlotWidth(Math.round(u.bbox.width / uPlot.pxRatio))
     return () => {
       u.over.removeEventListener('click', onClick)
@@ -96,13 +106,19 @@ export function useContextPlot(
   useEffect(() => {
     const u = chartRef.current
     if (u === null || answer === null) return
-    drawStartRef.current = performance.now()
-    // Dashed only while its steps stand apart (read at draw time by uPlot): see dashesStandApart.
-    const messages = u.series[S.messages]
-    const steps = valueChanges(answer.messagesMax)
-    if (messages !== undefined) messages.dash = dashesStandApart(steps, u.bbox.width / uPlot.pxRatio) ? MESSAGES_DASH : []
-    u.setData(toData(answer))
-  }, [answer])
+    const draw = (): void => {
+      drawStartRef.current = performance.now()
+      // Dashed only while its steps stand apart (read at draw time by uPlot): see dashesStandApart.
+      const messages = u.series[S.messages]
+      const steps = valueChanges(answer.messagesMax)
+      if (messages !== undefined) messages.dash = dashesStandApart(steps, u.bbox.width / uPlot.pxRatio) ? MESSAGES_DASH : []
+      u.setData(toData(answer))
+    }
+    if (!freshRef.current) return draw()
+    freshRef.current = false
+    const timer = setTimeout(draw, 0)
+    return () => clearTimeout(timer)
+  }, [answer, colors, ready])
 
   useEffect(() => {
     const u = chartRef.current
@@ -112,12 +128,20 @@ export function useContextPlot(
   }, [width, height, onPlotWidth])
 
   useEffect(() => {
-    const u = chartRef.current
-    const line = cursorLineRef.current
-    if (u === null || line === null || answer === null) return
-    const [lo, hi] = xRange(answer)
-    const inside = cursor >= lo && cursor <= hi
-    line.style.display = inside ? '' : 'none'
-    if (inside) line.style.left = `${u.valToPos(cursor, 'x')}px`
+    cursorRef.current = cursor
+    placeCursorLine(chartRef.current, cursorLineRef.current, answer, cursor)
   }, [cursor, answer, width, colors])
 }
+
+/** The cursor line over the plot, where the chart's x scale puts the cursor (hidden outside the drawn range). */
+function placeCursorLine(u: uPlot | null, line: HTMLDivElement | null, answer: ContextSeriesAnswer | null, cursor: number): void {
+  // Before its first data the chart has no x scale to place the line with; the deferred draw places it.
+  if (u === null || line === null || answer === null || (u.data[0]?.length ?? 0) === 0) return
+  const [lo, hi] = xRange(answer)
+  const inside = cursor >= lo && cursor <= hi
+  line.style.display = inside ? '' : 'none'
+  if (inside) line.style.left = `${u.valToPos(cursor, 'x')}px`
+}
+
+/** Seven empty series (x and the six of S): a chart with its axes and no data yet. */
+const EMPTY_DATA: uPlot.AlignedData = [[], [], [], [], [], [], []]
