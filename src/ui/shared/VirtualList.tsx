@@ -4,11 +4,17 @@
  */
 
 import { elementScroll, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual'
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { startTransition, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { shortcutFor } from './shortcuts.ts'
 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
 const VIRTUAL_OVERSCAN_ROWS = 8
+/**
+ * Rows beyond the viewport until the list has painted once. A `?log=` load mounts the transcript's and the surface's
+ * first windows in one store update, which React renders and commits in one task: the rows nobody sees yet made it
+ * a long one. The rest of the overscan mounts after that first paint, in a transition React can interrupt.
+ */
+const FIRST_PAINT_OVERSCAN_ROWS = 2
 const PAGE_ROWS = 10
 /** How long after a navigation key the list keeps that key's row in view while rows are filled and measured. */
 const KEY_FOLLOW_MS = 1000
@@ -98,12 +104,14 @@ export function VirtualList(props: VirtualListProps) {
   const revealHeld = useRef(false)
   const heldAlign = useRef<'start' | 'end' | null>(null)
   const reRevealOnResize = useRef<() => void>(() => undefined)
+  const fullOverscan = props.overscanRows ?? VIRTUAL_OVERSCAN_ROWS
+  const [painted, setPainted] = useState(false)
   // eslint-disable-next-line react-hooks/incompatible-library -- TanStack's virtualizer is the intended escape hatch here.
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => props.estimateSizePx,
-    overscan: props.overscanRows ?? VIRTUAL_OVERSCAN_ROWS,
+    overscan: painted ? fullOverscan : Math.min(fullOverscan, FIRST_PAINT_OVERSCAN_ROWS),
     getItemKey: itemKey,
     measureElement: measureFromObserver,
     observeElementRect: (instance, cb) =>
@@ -120,6 +128,20 @@ export function VirtualList(props: VirtualListProps) {
   useEffect(() => {
     if (last >= first) onRange(first, last + 1)
   }, [first, last, onRange, count])
+
+  const hasRows = items.length > 0
+  useEffect(() => {
+    if (painted || !hasRows) return
+    // A frame callback runs before that frame's paint; a task queued from it runs after it.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => startTransition(() => setPainted(true)), 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      clearTimeout(timer)
+    }
+  }, [painted, hasRows])
 
   useEffect(() => {
     heldAlign.current = null
