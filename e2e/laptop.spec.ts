@@ -37,6 +37,36 @@ for (const hash of ['', '#step=2.1']) {
   })
 }
 
+/** The `data-index` of the request message whose bottom is the list's bottom (within a pixel), or null. */
+async function rowAtBottom(page: Page): Promise<string | null> {
+  return page.getByRole('listbox', { name: 'Request messages' }).evaluate((list) => {
+    const bottom = list.getBoundingClientRect().bottom
+    const row = [...list.querySelectorAll('[role=option]')].find((r) => Math.abs(r.getBoundingClientRect().bottom - bottom) <= 1)
+    return row?.getAttribute('data-index') ?? null
+  })
+}
+
+test('the message a step opens on stays at the bottom of the list when the list then changes height', async ({ page }) => {
+  // The facts above the list fill in as their answers arrive, so the list's height changes after the step's changed
+  // message was brought into view at its bottom; here the window's height stands for them, deterministically.
+  await page.goto('/#step=2.1')
+  await waitLoaded(page)
+  await page.getByTestId('request-tab').click()
+  await expect(page.getByTestId('request-message-diff')).toBeVisible()
+  await expect.poll(() => rowAtBottom(page)).not.toBeNull()
+  const revealed = await rowAtBottom(page)
+  const list = page.getByRole('listbox', { name: 'Request messages' })
+  const before = await list.boundingBox()
+  await page.setViewportSize({ width: 1280, height: 900 })
+  // (A taller window gives the chart strip more room: the list changes height, whichever way.)
+  await expect.poll(async () => Math.abs(((await list.boundingBox())?.height ?? 0) - (before?.height ?? 0))).toBeGreaterThan(50)
+  await expect.poll(() => rowAtBottom(page)).toBe(revealed)
+  // And back: the list grows again, and the row goes on standing at its bottom, not left where it was.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await expect.poll(async () => Math.abs(((await list.boundingBox())?.height ?? 0) - (before?.height ?? 0))).toBeLessThan(2)
+  await expect.poll(() => rowAtBottom(page)).toBe(revealed)
+})
+
 test("the replace graph's fit draws no label under 9 px; the lifespan bars have a key", async ({ page }) => {
   await page.goto('/')
   await waitLoaded(page)

@@ -11,17 +11,19 @@ import { useEffect, useState, type ReactNode } from 'react'
 
 export function AfterPaint({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
   const [painted, setPainted] = useState(false)
-  useEffect(() => {
-    if (painted) return
-    // A frame callback runs before that frame's layout and paint; a task queued from it runs after them.
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0)
-    })
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-    }
-  }, [painted])
+  useEffect(() => (painted ? undefined : afterNextPaint(() => setPainted(true))), [painted])
   return painted ? children : fallback
+}
+
+/** Calls `callback` once the next frame has been laid out and painted; returns what cancels it (an effect's cleanup). */
+export function afterNextPaint(callback: () => void): () => void {
+  // A frame callback runs before that frame's layout and paint; a task queued from it runs after them.
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(callback, 0)
+  })
+  return () => {
+    cancelAnimationFrame(frame)
+    clearTimeout(timer)
+  }
 }

@@ -5,6 +5,7 @@
 
 import { elementScroll, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual'
 import { startTransition, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { afterNextPaint } from './AfterPaint.tsx'
 import { shortcutFor } from './shortcuts.ts'
 
 /** Rows drawn beyond the viewport on each side, so a fast scroll shows no blank band. */
@@ -98,9 +99,8 @@ export function VirtualList(props: VirtualListProps) {
   const { count, itemKey, onRange, revealIndex, revealToken, activeIndex, onActivate } = props
   const scrollRef = useRef<HTMLDivElement>(null)
   const [scrollToFn] = useState(scrollToSkippingMount)
-  // The revealed row stays in view while the list's own height settles (a facts block above it growing when a
-  // lazily computed answer arrives shrinks the list from the top, and cut the row off under load), until the user
-  // scrolls, clicks or uses a key in the list.
+  // Whether the last revealed row is still kept on its side (keepRevealed), and which side: until the user scrolls,
+  // clicks or uses a key in the list.
   const revealHeld = useRef(false)
   const heldAlign = useRef<'start' | 'end' | null>(null)
   const reRevealOnResize = useRef<() => void>(() => undefined)
@@ -130,18 +130,10 @@ export function VirtualList(props: VirtualListProps) {
   }, [first, last, onRange, count])
 
   const hasRows = items.length > 0
-  useEffect(() => {
-    if (painted || !hasRows) return
-    // A frame callback runs before that frame's paint; a task queued from it runs after it.
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setPainted(true)), 0)
-    })
-    return () => {
-      cancelAnimationFrame(frame)
-      clearTimeout(timer)
-    }
-  }, [painted, hasRows])
+  useEffect(
+    () => (painted || !hasRows ? undefined : afterNextPaint(() => startTransition(() => setPainted(true)))),
+    [painted, hasRows],
+  )
 
   useEffect(() => {
     heldAlign.current = null
@@ -152,8 +144,9 @@ export function VirtualList(props: VirtualListProps) {
   }, [revealIndex, revealToken, count, virtualizer])
   /**
    * `align: 'auto'` decides once, from the heights of the moment, whether the row goes to the top or the bottom; a
-   * row that was put at the bottom stays at the bottom when the list's height then changes (otherwise where it ends
-   * up depends on when the answers above it arrived: one load in eight on a busy machine showed a whole row less).
+   * row that was put at the bottom stays at the bottom when the list's height then changes. Otherwise, where a block
+   * above the list that fills in as lazily computed answers arrive left the row depended on when they arrived, and a
+   * busy machine showed a whole row fewer.
    */
   const keepRevealed = (): void => {
     if (revealIndex === null) return

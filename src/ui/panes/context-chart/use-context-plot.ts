@@ -62,7 +62,7 @@ export function useContextPlot(
         },
         () => {
           // Placed after every drawing, on the scale just drawn: uPlot applies new data's scale in a microtask, so a
-          // line placed right after `setData` stood where the previous answer's scale put it (45 px off on a load).
+          // line placed right after `setData` stood where the previous answer's scale put it.
           placeCursorLine(chartRef.current, cursorLineRef.current, answerRef.current, cursorRef.current)
           const start = drawStartRef.current
           if (start === null) return
@@ -118,6 +118,7 @@ export function useContextPlot(
     freshRef.current = false
     const timer = setTimeout(draw, 0)
     return () => clearTimeout(timer)
+    // colors and ready remake the chart (the effect above): the new, empty one is drawn here.
   }, [answer, colors, ready])
 
   useEffect(() => {
