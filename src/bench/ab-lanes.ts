@@ -71,7 +71,8 @@ export function cliLane(name: string, args: (env: AbEnv) => readonly string[]): 
   return {
     name,
     kind: 'cli',
-    sample: async (build, env) => timeProcess(['--max-old-space-size=12288', build.cli, ...args(env)]),
+    // No V8 flag, as a user starts it: one such as --max-old-space-size makes V8 reject the CLI's code cache.
+    sample: async (build, env) => timeProcess([build.cli, ...args(env)]),
   }
 }
 

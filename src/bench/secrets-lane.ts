@@ -41,7 +41,7 @@ export function secretsLane(size: PresetName, rounds: number): { results: Secret
   const devNull = openSync('/dev/null', 'w')
   const run = (args: string[]): number => {
     const t0 = performance.now()
-    const r = spawnSync(process.execPath, ['--max-old-space-size=12288', cli, ...args], {
+    const r = spawnSync(process.execPath, [cli, ...args], {
       cwd: ROOT,
       stdio: ['ignore', devNull, 'pipe'],
     })
