@@ -1,20 +1,25 @@
 /**
  * What changed in a message (issue 31 §2): the text difference between the first message of this request that
  * differs from the one at the same position in the previous step's request (a pruned tool result, a summary in place
- * of a range) and that earlier message, computed in the worker (`request-message-diff`, jsdiff). Deletions are marked
+ * of a range) and that earlier message, computed in the worker (`request-message-diff`, jsdiff; asked with the step's
+ * request, use-request-snapshot.ts). Deletions are marked
  * − and struck, insertions + and highlighted, long unchanged runs collapsed.
  * `[data-testid=request-message-diff]` with `data-seq` (the new message), `data-previous-seq` and `data-index`.
  */
 
 import { formatCount } from '../../shared/format-count.ts'
 import { DiffSize, DiffText } from './DiffPart.tsx'
-import { useWorkerAnswer } from '../../shared/use-worker-answer.ts'
 import { SeqButton } from './SeqButton.tsx'
+import type { MessageDiffAnswer } from '../../../protocol/step-request.ts'
 
-export function RequestMessageDiff({ step, onSeq }: { step: { turn: number; step: number }; onSeq: (seq: number) => void }) {
-  const answer = useWorkerAnswer(`${step.turn}.${step.step}`, (ask) =>
-    ask('request-message-diff', { turn: step.turn, step: step.step }),
-  )
+export function RequestMessageDiff({
+  answer,
+  onSeq,
+}: {
+  /** null: no message changed; undefined: still being computed. */
+  answer: MessageDiffAnswer | null | undefined
+  onSeq: (seq: number) => void
+}) {
   if (answer === undefined || answer === null) return null
   return (
     <div

@@ -11,6 +11,7 @@ import { LensLog, loadContentChecksum, stepPositionAt, stepRequest, type StepReq
 import { createLensStore, type LensState, type LensStore } from '../../../store/create-lens-store.ts'
 import { LensProvider } from '../../../store/lens-store-context.tsx'
 import { createInThreadClient } from '../../../worker/in-thread-client.ts'
+import { requestMessageDiff } from '../../../view/message-diff.ts'
 import type { StepRequestView } from '../../../protocol/step-request.ts'
 import { RequestDiffBar } from './RequestDiffBar.tsx'
 import { RequestHeaderInfo } from './RequestHeaderInfo.tsx'
@@ -59,6 +60,71 @@ it('follows a growing live log: the step in force at the end, with the core’s 
     expect(diff.dataset['firstDifference']).toBe(String(expected.diff.firstDifference ?? ''))
   }
   feed.end()
+  store.client.dispose()
+})
+
+/** Every state of the pane the DOM went through, as "step|diff" (diff: the changed message's data-seq, or '-'). */
+function watchPane(host: HTMLElement): string[] {
+  const seen: string[] = []
+  const note = (): void => {
+    const pane = host.querySelector('[data-testid=request-pane]')
+    // (jsdom lays nothing out, so the list mounts no row: the pane's step is what it shows.)
+    if (pane === null || pane.getAttribute('data-step') === '') return
+    const diff = host.querySelector('[data-testid=request-message-diff]')
+    const state = `${pane.getAttribute('data-step')}|${diff?.getAttribute('data-seq') ?? '-'}`
+    if (seen.at(-1) !== state) seen.push(state)
+  }
+  new MutationObserver(note).observe(host, { subtree: true, childList: true, attributes: true })
+  return seen
+}
+
+it('shows a step with its message diff at once, and keeps it while a live log grows', async () => {
+  // Each part arriving on its own moved the message list under the reader (use-request-snapshot.ts): a step with a
+  // changed message must never be on screen without that message's diff, nor lose it while the log grows.
+  const lines = demoText.split(/(?<=\n)/)
+  const store = createLensStore({ lens: createInThreadClient() })
+  const host = mount(
+    <LensProvider store={store}>
+      <RequestPane />
+    </LensProvider>,
+  )
+  const seen = watchPane(host)
+  const feed = store.getState().startLiveFeed('live')
+  const prefix = new LensLog({ checksum: await loadContentChecksum() })
+  const cut = lines.findIndex((l) => l.includes('"type":"turn/start"') && l.includes('"turn":3'))
+  expect(cut).toBeGreaterThan(0)
+  prefix.push(new TextEncoder().encode(lines.slice(0, cut).join('')))
+  feed.append(lines.slice(0, cut).join(''))
+  await until(
+    () => settled(store, prefix.length)(store.getState()),
+    () => `length ${store.getState().summary?.length}`,
+  )
+  store.getState().openRequest({ turn: 2, step: 1 })
+  const diffSeq = (requestMessageDiff(prefix, 2, 1) as { seq: number }).seq
+  await until(
+    () => seen.includes(`2.1|${diffSeq}`),
+    () => `states ${seen.join(' ')}`,
+  )
+  // The rest of the log arrives in pieces; the pinned step's request is asked again at every growth.
+  for (const piece of [lines.slice(cut, cut + 5), lines.slice(cut + 5)]) {
+    feed.append(piece.join(''))
+    prefix.push(new TextEncoder().encode(piece.join('')))
+    await until(
+      () => settled(store, prefix.length)(store.getState()),
+      () => `length ${store.getState().summary?.length}`,
+    )
+  }
+  feed.end()
+  await until(
+    () => store.getState().summary?.final === true,
+    () => 'not final',
+  )
+  expect(seen.filter((state) => state.startsWith('2.1|'))).toStrictEqual([`2.1|${diffSeq}`])
+  // The picker's step list is the last question a final log asks: disposing before it would reject it.
+  await until(
+    () => host.querySelectorAll('[data-testid=request-step-select] option').length > 1,
+    () => 'no step list',
+  )
   store.client.dispose()
 })
 

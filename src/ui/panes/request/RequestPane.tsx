@@ -21,7 +21,7 @@ import { RequestRejected } from './RequestRejected.tsx'
 import { StepPicker } from './StepPicker.tsx'
 import { copyRequestJson, saveRequestJson } from './request-actions.ts'
 import { useStepRequest } from './use-step-request.ts'
-import { useStepCost } from './use-step-cost.ts'
+import { useRequestSnapshot } from './use-request-snapshot.ts'
 import { BreakCost } from './RequestCost.tsx'
 import { BUTTON as PLAIN_BUTTON } from '../../shared/button-class.ts'
 
@@ -36,7 +36,10 @@ const BOUNDARY_TEXT = {
 
 export function RequestPane() {
   const store = useLensStoreApi()
-  const { answer, error, steps } = useStepRequest()
+  const { answer: incoming, error, steps } = useStepRequest()
+  // The request with its facts' other answers, shown together (use-request-snapshot.ts).
+  const snapshot = useRequestSnapshot(incoming)
+  const answer = snapshot?.answer ?? null
   const pin = useLensStore((s) => s.requestPin)
   const loadState = useLensStore((s) => s.loadState)
   const selectedSeq = useLensStore((s) =>
@@ -47,7 +50,7 @@ export function RequestPane() {
   const rows = useMemo(() => answer?.rows ?? [], [answer])
   const step = useMemo(() => (request === null ? null : { turn: request.turn, step: request.step }), [request])
   const stepLabel = step === null ? '' : `${step.turn}.${step.step}`
-  const cost = useStepCost(step)
+  const cost = snapshot?.cost
 
   const changes = useMemo(() => {
     const out = new Map<number, RowChange>()
@@ -189,7 +192,7 @@ export function RequestPane() {
               </button>
             </span>
           </div>
-          <RequestMessageDiff step={step} onSeq={follow} />
+          <RequestMessageDiff answer={snapshot?.messageDiff} onSeq={follow} />
           <RequestHeaderInfo request={request} timing={answer?.timing ?? null} cost={cost} onSeq={follow} />
           <RequestDiffBar
             request={request}
@@ -236,7 +239,7 @@ export function RequestPane() {
         onRange={onRange}
         emptyText={
           answer === null
-            ? loadState === 'loading'
+            ? loadState === 'loading' || incoming !== null
               ? 'Loading…'
               : 'No step yet: the request view shows a step once one has started.'
             : answer.position === -1
