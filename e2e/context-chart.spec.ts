@@ -245,6 +245,30 @@ test('on a laptop-sized window the values line is whole (the key, the count and 
   expect((await fit()).hidden).toBeLessThanOrEqual(1)
 })
 
+test("the header keeps its height when the chart's first answer arrives (the page below does not move)", async ({ page }) => {
+  // Below 1600 pixels the values take a line of their own; before the first answer an empty line holds their place.
+  // Every height the header had from navigation on, sampled each frame: one height, whenever the answer lands.
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await page.addInitScript(() => {
+    const heights: number[] = []
+    Object.assign(window, { __chartHeaderHeights: heights })
+    const sample = (): void => {
+      const header = document.querySelector('[data-testid=context-chart] header')
+      const h = header === null ? null : Math.round(header.getBoundingClientRect().height)
+      if (h !== null && h > 0 && heights.at(-1) !== h) heights.push(h)
+      requestAnimationFrame(sample)
+    }
+    requestAnimationFrame(sample)
+  })
+  await page.goto('/')
+  await waitLoaded(page)
+  await expect(page.getByTestId('context-chart-values')).toBeVisible()
+  // Two frames after the values are drawn, so a change they caused has been sampled.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  const heights = await page.evaluate(() => (window as unknown as { __chartHeaderHeights: number[] }).__chartHeaderHeights)
+  expect(heights).toHaveLength(1)
+})
+
 test('screenshot: the whole app with the chart, dark theme', async ({ page }) => {
   const { log } = await demoSeries()
   await page.goto('/')

@@ -3,7 +3,8 @@
  * with the event count. One line where it all fits (100rem, a 1600-pixel window); narrower, the values take the first
  * line whole and the strip's toggle and mode switch share the second with the key and the count, so the values (what
  * the user reads while hovering) are never the part cut off. The switch depends
- * on the strip's width only, never on the values' length: hovering never changes the layout.
+ * on the strip's width only, never on the values' length: hovering never changes the layout, and neither does the
+ * first answer's arrival (an empty line holds the values' place until then).
  */
 
 import type { ReactNode } from 'react'
@@ -80,7 +81,12 @@ export function ChartValues({
             <Value key={k} dashed color={text.startsWith('prune') ? colors.prune : colors.compaction} label="" value={text} />
           ))}
         </div>
-      ) : null}
+      ) : (
+        // Before the first answer, an empty line where the values will be: their arrival changes no height.
+        <div aria-hidden="true" className="min-w-0 flex-1 @max-[100rem]:order-1 @max-[100rem]:basis-full">
+          {'\u00a0'}
+        </div>
+      )}
       <span className="ml-auto inline-flex shrink-0 items-center justify-end gap-3 whitespace-nowrap @max-[100rem]:order-3">
         <span
           className="inline-flex items-center gap-3 text-muted"
