@@ -2,7 +2,8 @@
  * A laptop screen (issue 31 §4), 1280x800 with the context chart open, on the bundled demo: the Request view shows at
  * least six whole messages (the chart strip shrinks before the message list does), at the step in force at the end
  * and at the step right after the prune (whose facts hold a message diff); the replace graph's fit never draws its
- * labels under 9 px; the bar under a transcript row has a key and says what it is.
+ * labels under 9 px; the bar under a transcript row has a key and says what it is; once the first rows are drawn,
+ * nothing that arrives later (the load's end, the chart, the request's facts) moves the page.
  */
 
 import { expect, test, type Page } from '@playwright/test'
@@ -34,6 +35,58 @@ for (const hash of ['', '#step=2.1']) {
     if (hash !== '') await expect(page.getByTestId('request-message-diff')).toBeVisible()
     await screenshot(page, `laptop${hash === '' ? '' : '-2.1'}`)
     await expect.poll(() => wholeRows(page)).toBeGreaterThanOrEqual(6)
+  })
+}
+
+/**
+ * Every distinct layout of the page's frame seen from its first drawn rows on, sampled each animation frame: the top
+ * bar's height, the panes' box, the chart strip's top and, once it has rows, the request list's box.
+ */
+async function recordLayouts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const layouts: string[] = []
+    Object.assign(window, { __layouts: layouts })
+    const box = (el: Element | null): string => {
+      if (el === null) return '-'
+      const r = el.getBoundingClientRect()
+      return `${Math.round(r.top)}+${Math.round(r.height)}`
+    }
+    const sample = (): void => {
+      if (document.querySelector('[data-testid=transcript-pane] [role=option]') !== null) {
+        const list = document.querySelector('[aria-label="Request messages"]')
+        const layout = [
+          box(document.querySelector('header')),
+          box(document.querySelector('main')),
+          box(document.querySelector('[data-testid=context-chart-toggle]')),
+          list?.querySelector('[role=option]') == null ? '-' : box(list),
+        ].join(' ')
+        if (layouts.at(-1) !== layout) layouts.push(layout)
+      }
+      requestAnimationFrame(sample)
+    }
+    requestAnimationFrame(sample)
+  })
+}
+
+for (const hash of ['', '#step=2.1']) {
+  test(`once its first rows are drawn, nothing that arrives later moves the page (${hash || 'the demo'})`, async ({ page }) => {
+    // The load's progress wrapped in the top bar, the chart's fallback was taller than the chart and its header a line
+    // shorter, and the request's facts grew as their answers came: each moved the rows a reader had started on.
+    await recordLayouts(page)
+    await page.goto(`/${hash}`)
+    await waitLoaded(page)
+    await expect(page.getByTestId('context-chart-values')).toBeVisible()
+    if (hash !== '') {
+      await expect(page.getByTestId('request-message-diff')).toBeVisible()
+      await expect(page.getByRole('listbox', { name: 'Request messages' }).getByRole('option').first()).toBeVisible()
+    }
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+    const layouts = await page.evaluate(() => (window as unknown as { __layouts: string[] }).__layouts)
+    // The frame (bar, panes, strip) has one layout throughout; the request list one box from its first rows on.
+    const frames = new Set(layouts.map((l) => l.split(' ').slice(0, 3).join(' ')))
+    const lists = new Set(layouts.map((l) => l.split(' ')[3]).filter((l) => l !== '-'))
+    expect(frames.size, layouts.join('\n')).toBe(1)
+    expect(lists.size, layouts.join('\n')).toBe(hash === '' ? 0 : 1)
   })
 }
 

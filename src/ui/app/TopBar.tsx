@@ -77,13 +77,15 @@ export function TopBar({ onHelp }: { onHelp: () => void }) {
         </span>
       ) : null}
       {loadState === 'loading' && progress !== null && !comparing ? (
-        <span className="flex items-center gap-2 text-xs" role="status" data-testid="load-progress">
-          <span className="tabular-nums">
+        // One line, truncated where the bar is full: the progress wrapping to two lines made the bar taller for the
+        // whole load, and the panes jumped back up when it ended.
+        <span className="flex min-w-0 items-center gap-2 text-xs" role="status" data-testid="load-progress">
+          <span className="min-w-0 truncate tabular-nums">
             {formatBytes(progress.inputBytes)}
             {progress.totalBytes !== null ? ` of ${formatBytes(progress.totalBytes)}` : ''} · {formatCount(progress.events)}{' '}
             events · {formatRate(progress.bytesPerSecond)}
           </span>
-          <button type="button" className={BUTTON} onClick={() => store.getState().cancelLoad()}>
+          <button type="button" className={`shrink-0 ${BUTTON}`} onClick={() => store.getState().cancelLoad()}>
             Cancel
           </button>
         </span>

@@ -1,10 +1,8 @@
 /**
  * The context chart's header: the values at the hovered bucket (or at the cursor) with their colours, and the key
- * with the event count. One line where it all fits (100rem, a 1600-pixel window); narrower, the values take the first
- * line whole and the strip's toggle and mode switch share the second with the key and the count, so the values (what
- * the user reads while hovering) are never the part cut off. The switch depends
- * on the strip's width only, never on the values' length: hovering never changes the layout, and neither does the
- * first answer's arrival (an empty line holds the values' place until then).
+ * with the event count, laid out by ChartHeaderFrame: narrower than 1600 pixels the values take the first line whole,
+ * so the values (what the user reads while hovering) are never the part cut off. The layout depends on the strip's
+ * width only, never on the values' length: hovering never changes it, nor does the first answer's arrival.
  */
 
 import type { ReactNode } from 'react'
@@ -12,6 +10,7 @@ import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
 import { formatCount } from '../../shared/format-count.ts'
 import type { ChartColors } from '../../shared/chart-colors.ts'
 import { rangeText, type BucketValues } from './chart-values.ts'
+import { ChartHeaderFrame } from './ChartHeaderFrame.tsx'
 
 function Swatch({ color, dashed = false }: { color: string; dashed?: boolean }) {
   return (
@@ -56,51 +55,50 @@ export function ChartValues({
       ? 'no step logged usage yet'
       : `logged by the step at ${rangeText(seqLabel, values.usageFirst, values.usageLast)}`
   return (
-    <header className="flex flex-wrap items-center gap-x-3 overflow-hidden px-2 pt-1 text-xs @min-[100rem]:flex-nowrap">
-      <span className="inline-flex shrink-0 items-center gap-x-3 @max-[100rem]:order-2">{lead}</span>
-      {values !== null ? (
-        <div
-          data-testid="context-chart-values"
-          data-first={values.first}
-          data-last={values.last}
-          data-hover={hovering}
-          className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden @max-[100rem]:order-1 @max-[100rem]:basis-full"
-        >
-          <span className="font-mono tabular-nums text-ink whitespace-nowrap">
-            {hovering ? '' : 'at cursor, '}
-            {where}
+    <ChartHeaderFrame
+      lead={lead}
+      values={
+        values === null ? null : (
+          <div
+            data-testid="context-chart-values"
+            data-first={values.first}
+            data-last={values.last}
+            data-hover={hovering}
+            className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden @max-[100rem]:order-1 @max-[100rem]:basis-full"
+          >
+            <span className="font-mono tabular-nums text-ink whitespace-nowrap">
+              {hovering ? '' : 'at cursor, '}
+              {where}
+            </span>
+            <Value color={colors.tokens} label="surface" value={`~${values.tokens} tok (est.)`} />
+            <Value color={colors.messages} dashed label="" value={`${values.messages} msgs`} />
+            <span className="inline-flex items-center gap-3" title={usageWhere}>
+              <Value color={colors.input} label="logged input" value={values.input ?? '—'} />
+              <Value color={colors.output} label="output" value={values.output ?? '—'} />
+              <Value color={colors.cacheRead} label="cache read" value={values.cacheRead ?? '—'} />
+            </span>
+            {values.removed.map((text, k) => (
+              <Value key={k} dashed color={text.startsWith('prune') ? colors.prune : colors.compaction} label="" value={text} />
+            ))}
+          </div>
+        )
+      }
+      tail={
+        <>
+          <span
+            className="inline-flex items-center gap-3 text-muted"
+            title="Tokens each replacement removed: the logged shadowedTokenCount where there is one, else our estimate of what it shadowed"
+          >
+            <Value color={colors.compaction} dashed label="compaction" value="" />
+            <Value color={colors.prune} dashed label="prune" value="" />
           </span>
-          <Value color={colors.tokens} label="surface" value={`~${values.tokens} tok (est.)`} />
-          <Value color={colors.messages} dashed label="" value={`${values.messages} msgs`} />
-          <span className="inline-flex items-center gap-3" title={usageWhere}>
-            <Value color={colors.input} label="logged input" value={values.input ?? '—'} />
-            <Value color={colors.output} label="output" value={values.output ?? '—'} />
-            <Value color={colors.cacheRead} label="cache read" value={values.cacheRead ?? '—'} />
+          <span className="text-muted tabular-nums" title="events per drawn point after downsampling">
+            {answer === null
+              ? ''
+              : `${formatCount(answer.events)} events${answer.bucketSize > 1 ? ` · ${formatCount(answer.bucketSize)} per point` : ''}`}
           </span>
-          {values.removed.map((text, k) => (
-            <Value key={k} dashed color={text.startsWith('prune') ? colors.prune : colors.compaction} label="" value={text} />
-          ))}
-        </div>
-      ) : (
-        // Before the first answer, an empty line where the values will be: their arrival changes no height.
-        <div aria-hidden="true" className="min-w-0 flex-1 @max-[100rem]:order-1 @max-[100rem]:basis-full">
-          {'\u00a0'}
-        </div>
-      )}
-      <span className="ml-auto inline-flex shrink-0 items-center justify-end gap-3 whitespace-nowrap @max-[100rem]:order-3">
-        <span
-          className="inline-flex items-center gap-3 text-muted"
-          title="Tokens each replacement removed: the logged shadowedTokenCount where there is one, else our estimate of what it shadowed"
-        >
-          <Value color={colors.compaction} dashed label="compaction" value="" />
-          <Value color={colors.prune} dashed label="prune" value="" />
-        </span>
-        <span className="text-muted tabular-nums" title="events per drawn point after downsampling">
-          {answer === null
-            ? ''
-            : `${formatCount(answer.events)} events${answer.bucketSize > 1 ? ` · ${formatCount(answer.bucketSize)} per point` : ''}`}
-        </span>
-      </span>
-    </header>
+        </>
+      }
+    />
   )
 }

@@ -6,7 +6,9 @@
  */
 
 import { readPreference, writePreference } from '../../shared/preference-storage.ts'
-import { lazy, Suspense, useEffect } from 'react'
+import { lazy, Suspense, useEffect, type ReactNode } from 'react'
+import { ChartHeaderFrame } from './ChartHeaderFrame.tsx'
+import { useChartHeight } from './chart-height.ts'
 import type { ChartMode } from '../../../store/slices/replay-slice.ts'
 import { useLensStore, useLensStoreApi } from '../../../store/lens-store-context.tsx'
 import { selectSummary } from '../../../store/selectors.ts'
@@ -63,6 +65,23 @@ function ModeSwitch({ mode }: { mode: ChartMode }) {
   )
 }
 
+/**
+ * While a chart's chunk loads: the chart's header frame and its height, so the chart's arrival moves nothing on the
+ * page (it used to take 128 pixels and one header line, then the chart 56 and two at 1280x800). The Time lanes have
+ * a height of their own; their header, like the cost chart's, is one line.
+ */
+function ChartFallback({ lead }: { lead: ReactNode }) {
+  const height = useChartHeight()
+  return (
+    <div className="@container bg-panel">
+      <ChartHeaderFrame lead={lead} values={null} tail={null} />
+      <p className="flex items-center px-3 text-xs text-muted" style={{ height }}>
+        Loading the chart…
+      </p>
+    </div>
+  )
+}
+
 export function ContextChartStrip() {
   const store = useLensStoreApi()
   const open = useRememberedOpen()
@@ -92,15 +111,7 @@ export function ContextChartStrip() {
   // Keyed by mode: switching unmounts the other chart at once (a Suspense boundary would keep it, hidden, while the
   // new one's chunk loads, with its test ids and its queries).
   return (
-    <Suspense
-      key={mode}
-      fallback={
-        <div className="bg-panel">
-          <div className="flex items-center gap-3 px-2 pt-1">{lead}</div>
-          <p className="flex h-32 items-center px-3 text-xs text-muted">Loading the chart…</p>
-        </div>
-      }
-    >
+    <Suspense key={mode} fallback={<ChartFallback lead={lead} />}>
       {mode === 'time' ? (
         <TimeLanesChart lead={lead} />
       ) : mode === 'cost' ? (
