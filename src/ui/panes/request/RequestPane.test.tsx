@@ -28,27 +28,36 @@ const HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window._
 const settled = (store: LensStore, length: number) => (s: LensState) =>
   s.summary?.length === length && s.cursor === length - 1 && store.getState().snapshot?.index === length - 1
 
-it('follows a growing live log: the step in force at the end, with the core’s count and first difference', async () => {
-  const lines = demoText.split(/(?<=\n)/)
+/** The Request view over a live feed of the demo; `append` feeds text and waits until the store has shown all of it. */
+async function liveDemoPane() {
   const store = createLensStore({ lens: createInThreadClient() })
   const host = mount(
     <LensProvider store={store}>
       <RequestPane />
     </LensProvider>,
   )
-  const pane = () => host.querySelector('[data-testid=request-pane]') as HTMLElement
   const feed = store.getState().startLiveFeed('live')
+  // The same bytes folded here: what the pane must show.
   const prefix = new LensLog({ checksum: await loadContentChecksum() })
-  let sent = 0
-  for (const cut of [12, 60, 150, 290, lines.length]) {
-    const text = lines.slice(sent, cut).join('')
-    sent = cut
+  const append = async (text: string): Promise<void> => {
     prefix.push(new TextEncoder().encode(text))
     feed.append(text)
     await until(
       () => settled(store, prefix.length)(store.getState()),
       () => `length ${store.getState().summary?.length} of ${prefix.length}`,
     )
+  }
+  return { store, host, feed, prefix, append }
+}
+
+it('follows a growing live log: the step in force at the end, with the core’s count and first difference', async () => {
+  const lines = demoText.split(/(?<=\n)/)
+  const { store, host, feed, prefix, append } = await liveDemoPane()
+  const pane = () => host.querySelector('[data-testid=request-pane]') as HTMLElement
+  let sent = 0
+  for (const cut of [12, 60, 150, 290, lines.length]) {
+    await append(lines.slice(sent, cut).join(''))
+    sent = cut
     const expected = stepRequest(prefix, stepPositionAt(prefix, prefix.length - 1)) as StepRequestJson
     const step = `${expected.turn}.${expected.step}`
     await until(
@@ -82,23 +91,11 @@ it('shows a step with its message diff at once, and keeps it while a live log gr
   // Each part arriving on its own moved the message list under the reader (use-request-snapshot.ts): a step with a
   // changed message must never be on screen without that message's diff, nor lose it while the log grows.
   const lines = demoText.split(/(?<=\n)/)
-  const store = createLensStore({ lens: createInThreadClient() })
-  const host = mount(
-    <LensProvider store={store}>
-      <RequestPane />
-    </LensProvider>,
-  )
+  const { store, host, feed, prefix, append } = await liveDemoPane()
   const seen = watchPane(host)
-  const feed = store.getState().startLiveFeed('live')
-  const prefix = new LensLog({ checksum: await loadContentChecksum() })
   const cut = lines.findIndex((l) => l.includes('"type":"turn/start"') && l.includes('"turn":3'))
   expect(cut).toBeGreaterThan(0)
-  prefix.push(new TextEncoder().encode(lines.slice(0, cut).join('')))
-  feed.append(lines.slice(0, cut).join(''))
-  await until(
-    () => settled(store, prefix.length)(store.getState()),
-    () => `length ${store.getState().summary?.length}`,
-  )
+  await append(lines.slice(0, cut).join(''))
   store.getState().openRequest({ turn: 2, step: 1 })
   const diffSeq = (requestMessageDiff(prefix, 2, 1) as { seq: number }).seq
   await until(
@@ -106,14 +103,7 @@ it('shows a step with its message diff at once, and keeps it while a live log gr
     () => `states ${seen.join(' ')}`,
   )
   // The rest of the log arrives in pieces; the pinned step's request is asked again at every growth.
-  for (const piece of [lines.slice(cut, cut + 5), lines.slice(cut + 5)]) {
-    feed.append(piece.join(''))
-    prefix.push(new TextEncoder().encode(piece.join('')))
-    await until(
-      () => settled(store, prefix.length)(store.getState()),
-      () => `length ${store.getState().summary?.length}`,
-    )
-  }
+  for (const piece of [lines.slice(cut, cut + 5), lines.slice(cut + 5)]) await append(piece.join(''))
   feed.end()
   await until(
     () => store.getState().summary?.final === true,
