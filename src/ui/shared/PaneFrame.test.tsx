@@ -18,7 +18,7 @@ const PANES = import.meta.glob<string>(['../panes/*/*.tsx', '!../panes/*/*.test.
 /** The strip above the timeline (the context chart, its Time and Cost modes) has a values line, not a pane header. */
 const NOT_PANES = new Set([
   '../panes/context-chart/ContextChart.tsx',
-  '../panes/context-chart/ChartValues.tsx',
+  '../panes/context-chart/ChartHeaderFrame.tsx',
   '../panes/time-lanes/TimeLanesChart.tsx',
   '../panes/cost-chart/CostChart.tsx',
 ])
