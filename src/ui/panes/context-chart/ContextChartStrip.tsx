@@ -66,9 +66,9 @@ function ModeSwitch({ mode }: { mode: ChartMode }) {
 }
 
 /**
- * While a chart's chunk loads: the chart's header frame and its height, so the chart's arrival moves nothing on the
- * page (it used to take 128 pixels and one header line, then the chart 56 and two at 1280x800). The Time lanes have
- * a height of their own; their header, like the cost chart's, is one line.
+ * While a chart's chunk loads: the Tokens chart's header frame and height, so its arrival moves nothing on the page
+ * (the fallback was 128 pixels and one header line, the chart 56 and two at 1280x800). Tokens is what every page opens
+ * on; the Time and Cost charts load on a click of their switch, and take their own sizes when they come.
  */
 function ChartFallback({ lead }: { lead: ReactNode }) {
   const height = useChartHeight()
