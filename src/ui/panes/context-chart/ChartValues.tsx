@@ -10,7 +10,7 @@ import type { ContextSeriesAnswer } from '../../../protocol/context-series.ts'
 import { formatCount } from '../../shared/format-count.ts'
 import type { ChartColors } from '../../shared/chart-colors.ts'
 import { rangeText, type BucketValues } from './chart-values.ts'
-import { ChartHeaderFrame } from './ChartHeaderFrame.tsx'
+import { ChartHeaderFrame, VALUES_LINE } from './ChartHeaderFrame.tsx'
 
 function Swatch({ color, dashed = false }: { color: string; dashed?: boolean }) {
   return (
@@ -64,7 +64,7 @@ export function ChartValues({
             data-first={values.first}
             data-last={values.last}
             data-hover={hovering}
-            className="flex min-w-0 flex-1 items-center gap-3 overflow-hidden @max-[100rem]:order-1 @max-[100rem]:basis-full"
+            className={`flex items-center gap-3 overflow-hidden ${VALUES_LINE}`}
           >
             <span className="font-mono tabular-nums text-ink whitespace-nowrap">
               {hovering ? '' : 'at cursor, '}

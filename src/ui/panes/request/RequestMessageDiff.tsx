@@ -2,8 +2,8 @@
  * What changed in a message (issue 31 §2): the text difference between the first message of this request that
  * differs from the one at the same position in the previous step's request (a pruned tool result, a summary in place
  * of a range) and that earlier message, computed in the worker (`request-message-diff`, jsdiff; asked with the step's
- * request, use-request-snapshot.ts). Deletions are marked
- * − and struck, insertions + and highlighted, long unchanged runs collapsed.
+ * request, use-request-snapshot.ts). Deletions are marked − and struck, insertions + and highlighted, long unchanged
+ * runs collapsed.
  * `[data-testid=request-message-diff]` with `data-seq` (the new message), `data-previous-seq` and `data-index`.
  */
 

@@ -60,7 +60,13 @@ export function useRequestSnapshot(answer: StepRequestAnswer | null): RequestSna
   if (request === null || complete) return show({ answer, messageDiff, cost })
   // The same request with a part asked again (the log grew, the currency changed): its last answer stays until the
   // new one arrives, rather than the block shrinking and growing back.
-  if (shown?.answer === answer) return show({ answer, messageDiff: messageDiff ?? shown.messageDiff, cost: cost ?? shown.cost })
+  if (shown?.answer === answer)
+    return show({
+      answer,
+      // (Not `??`: a diff of null, no message changed, is an answer.)
+      messageDiff: messageDiff === undefined ? shown.messageDiff : messageDiff,
+      cost: cost ?? shown.cost,
+    })
   if (overdue === answer && messageDiff !== undefined) return show({ answer, messageDiff, cost })
   return shown
 }
