@@ -58,13 +58,23 @@ async function settledBuckets(page: Page, events: number): Promise<number> {
     const drawn = Number(await chart.getAttribute('data-drawn'))
     bucket = Number(await chart.getAttribute('data-bucket-size'))
     const pixels = box === null ? 0 : Math.round(box.width)
+    // uPlot is resized a few tasks after its box (a ResizeObserver, then an effect): until then the plot, the
+    // buckets and the drawing agree with each other at the old width, a state the other checks would accept.
+    const sizedForTheBox = await plot.evaluate((over) => {
+      const root = over.closest('.uplot') as HTMLElement
+      const box = root.parentElement as HTMLElement
+      const style = getComputedStyle(box)
+      const content = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      return Math.floor(content) === Math.round(root.getBoundingClientRect().width)
+    })
     return {
+      sizedForTheBox,
       cutForThePlot: pixels > 0 && bucket === Math.max(1, Math.ceil(events / pixels)),
       fitsThePlot: drawn > 0 && drawn <= pixels,
       coversEveryEvent: bucket > 0 && drawn === Math.ceil(events / bucket),
     }
   }
-  await expect.poll(state).toStrictEqual({ cutForThePlot: true, fitsThePlot: true, coversEveryEvent: true })
+  await expect.poll(state).toStrictEqual({ sizedForTheBox: true, cutForThePlot: true, fitsThePlot: true, coversEveryEvent: true })
   return bucket
 }
 
