@@ -96,7 +96,15 @@ export interface VirtualListProps {
 }
 
 export function VirtualList(props: VirtualListProps) {
-  const { count, itemKey, onRange, revealIndex, revealToken, activeIndex, onActivate } = props
+  const { itemKey, onRange, revealIndex, revealToken, activeIndex, onActivate } = props
+  // A list that had no rows mounts its first ones in a transition, which React renders in slices, not in the store
+  // update that brought them: a `?log=` load's first summary brings every pane's first rows at once, and mounting
+  // them inside that update made it one long task.
+  const [rowsShown, setRowsShown] = useState(props.count > 0)
+  useEffect(() => {
+    if (!rowsShown && props.count > 0) startTransition(() => setRowsShown(true))
+  }, [rowsShown, props.count])
+  const count = rowsShown ? props.count : 0
   const scrollRef = useRef<HTMLDivElement>(null)
   const [scrollToFn] = useState(scrollToSkippingMount)
   // Whether the last revealed row is still kept on its side (keepRevealed), and which side: until the user scrolls,
