@@ -36,7 +36,7 @@ function list(count: number) {
       onActivate={() => undefined}
       revealIndex={null}
       onRange={() => undefined}
-      emptyText="Loading…"
+      emptyText="No entries."
     />
   )
 }
@@ -61,11 +61,14 @@ afterEach(() => {
 describe('VirtualList first rows', () => {
   it('a list that had no rows mounts its first ones after the update that brought them, in a transition', async () => {
     act(() => root.render(list(0)))
-    expect(container.textContent).toContain('Loading…')
-    // The update as a store change makes it: synchronous. Its render shows no row yet...
+    expect(container.textContent).toContain('No entries.')
+    // The update as a store change makes it: synchronous. Its render shows no row yet, and says the list is busy,
+    // never that it is empty...
     Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: false })
     flushSync(() => root.render(list(50)))
     expect(options()).toBe(0)
+    expect(container.textContent).not.toContain('No entries.')
+    expect(container.querySelector('[aria-label=Rows]')?.getAttribute('aria-busy')).toBe('true')
     // ...and the rows come in the transition that follows.
     Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true })
     await act(async () => {})

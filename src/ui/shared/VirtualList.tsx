@@ -105,6 +105,8 @@ export function VirtualList(props: VirtualListProps) {
     if (!rowsShown && props.count > 0) startTransition(() => setRowsShown(true))
   }, [rowsShown, props.count])
   const count = rowsShown ? props.count : 0
+  /** Rows are there and their first mount is on its way: the list is busy, not empty. */
+  const rowsPending = props.count > 0 && !rowsShown
   const scrollRef = useRef<HTMLDivElement>(null)
   const [scrollToFn] = useState(scrollToSkippingMount)
   // Whether the last revealed row is still kept on its side (keepRevealed), and which side: until the user scrolls,
@@ -212,7 +214,7 @@ export function VirtualList(props: VirtualListProps) {
       ref={scrollRef}
       role={count > 0 ? 'listbox' : 'group'}
       aria-label={props.label}
-      aria-busy={count > 0 && items.length === 0 ? true : undefined}
+      aria-busy={rowsPending || (count > 0 && items.length === 0) ? true : undefined}
       tabIndex={count > 0 ? 0 : -1}
       aria-activedescendant={activeInRange ? `${props.idPrefix}-${activeIndex}` : undefined}
       onKeyDown={onKeyDown}
@@ -220,7 +222,7 @@ export function VirtualList(props: VirtualListProps) {
       onPointerDown={stopFollowingKey}
       className="relative min-h-0 flex-1 overflow-auto [contain:layout_paint]"
     >
-      {count === 0 ? <p className="p-3 text-muted">{props.emptyText}</p> : null}
+      {props.count === 0 ? <p className="p-3 text-muted">{props.emptyText}</p> : null}
       <div style={{ height: virtualizer.getTotalSize() }} className="relative w-full">
         {items.map((item) => (
           <div
